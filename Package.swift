@@ -1,0 +1,18 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "BlinkEngage",
+    products: [
+        .library(name: "blinkengage", type: .dynamic, targets: ["BlinkEngage"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CBlinkEngage", path: "Sources/CBlinkEngage"),
+        .target(name: "BlinkEngageCore", dependencies: ["CCurl"]),
+        .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore", "CBlinkEngage"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),
+        .testTarget(name: "CHostTests", dependencies: ["TestSupport"], exclude: ["c"]),
+    ]
+)

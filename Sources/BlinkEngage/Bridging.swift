@@ -1,0 +1,105 @@
+internal import CBlinkEngage
+import BlinkEngageCore
+
+/// A host pointer carried into a closure that may run on another thread; the host promised it stays valid.
+struct HostPointer: @unchecked Sendable {
+    let raw: UnsafeMutableRawPointer?
+}
+
+/// Reads a host string: NULL and invalid UTF-8 are refused.
+func hostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFailure) -> String {
+    guard let pointer else { throw .invalidArgument("\(name) is NULL") }
+    guard let text = String(validatingCString: pointer) else { throw .invalidArgument("\(name) is not valid UTF-8") }
+    return text
+}
+
+/// Like `hostString`, but NULL reads as nil.
+func optionalHostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFailure) -> String? {
+    guard pointer != nil else { return nil }
+    return try hostString(pointer, name)
+}
+
+/// Runs an engine call and turns its failure into a `be_status`, recording the thread's error message.
+func statusCall(_ body: () throws(EngineFailure) -> Void) -> be_status {
+    do {
+        try body()
+        return BE_OK
+    } catch {
+        LastError.set(error.message)
+        return error.status
+    }
+}
+
+/// Runs an engine call that returns a value; on failure records the message and returns nil.
+func valueCall<Value>(_ body: () throws(EngineFailure) -> Value?) -> Value? {
+    do {
+        return try body()
+    } catch {
+        LastError.set(error.message)
+        return nil
+    }
+}
+
+extension EngineFailure {
+    var status: be_status {
+        switch self {
+        case .invalidArgument: return BE_ERR_INVALID_ARGUMENT
+        case .invalidState: return BE_ERR_INVALID_STATE
+        case .notFound: return BE_ERR_NOT_FOUND
+        case .io: return BE_ERR_IO
+        case .timeout: return BE_ERR_TIMEOUT
+        case .noMemory: return BE_ERR_NO_MEMORY
+        }
+    }
+}
+
+/// Handles: an engine object travels to C as its address. `retained` hands the host a reference it must end;
+/// `borrowed` lends one that lives as long as its owner.
+enum Handle {
+    static func retained(_ object: AnyObject) -> OpaquePointer {
+        OpaquePointer(Unmanaged.passRetained(object).toOpaque())
+    }
+
+    static func borrowed(_ object: AnyObject) -> OpaquePointer {
+        OpaquePointer(Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    static func object<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> T? {
+        guard let pointer else { return nil }
+        return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    static func retain<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> OpaquePointer? {
+        guard let pointer else { return nil }
+        _ = Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).retain()
+        return pointer
+    }
+
+    static func release<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) {
+        guard let pointer else { return }
+        Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release()
+    }
+}
+
+/// Calls `body` with a `be_error` that lives for the call: domain and message point at storage valid until
+/// `body` returns, as the callback contract says.
+func withCError<Result>(_ error: ServiceError?, _ body: (UnsafePointer<be_error>?) -> Result) -> Result {
+    guard let error else { return body(nil) }
+    let domain: StaticCString
+    switch error.domain {
+    case .moments: domain = StaticCString(BE_MOMENTS_ERROR_DOMAIN_LITERAL)
+    case .offerFeed: domain = StaticCString(BE_OFFER_FEED_ERROR_DOMAIN_LITERAL)
+    case .zoneAd: domain = StaticCString(BE_ZONE_AD_ERROR_DOMAIN_LITERAL)
+    case .cancelled: domain = StaticCString(BE_CANCELLED_ERROR_DOMAIN_LITERAL)
+    }
+    return error.message.withCString { message in
+        var cError = be_error(domain: domain.pointer, code: Int32(error.code), message: message, http_status: Int32(error.httpStatus))
+        return withUnsafePointer(to: &cError) { body($0) }
+    }
+}
+
+// The domain strings of the header's BE_*_ERROR_DOMAIN macros (string macros do not import into Swift).
+let BE_MOMENTS_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageMoments"
+let BE_OFFER_FEED_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageOfferFeed"
+let BE_ZONE_AD_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageZoneAd"
+let BE_CANCELLED_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageCancelled"

@@ -1,0 +1,123 @@
+public import CBlinkEngage
+import BlinkEngageCore
+
+/// The object behind `be_config *`: a configuration under a lock, since any thread may call a setter.
+final class ConfigHandle {
+    let configuration: Locked<SDKConfiguration>
+    init(apiKey: String) { configuration = Locked(SDKConfiguration(apiKey: apiKey)) }
+}
+
+/// Applies `change` to the configuration behind `config`.
+private func configure(_ config: OpaquePointer?, _ change: (inout SDKConfiguration) throws(EngineFailure) -> Void) -> be_status {
+    statusCall { () throws(EngineFailure) in
+        guard let handle = Handle.object(config, as: ConfigHandle.self) else { throw .invalidArgument("config is NULL") }
+        try handle.configuration.withLock { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+            var copy = configuration
+            try change(&copy)
+            configuration = copy  // all or nothing: a refused value changes nothing
+        }
+    }
+}
+
+@c @implementation
+public func be_config_new(_ api_key: UnsafePointer<CChar>?) -> OpaquePointer? {
+    valueCall { () throws(EngineFailure) in
+        Handle.retained(ConfigHandle(apiKey: try hostString(api_key, "api_key")))
+    }
+}
+
+@c @implementation
+public func be_config_free(_ config: OpaquePointer?) {
+    Handle.release(config, as: ConfigHandle.self)
+}
+
+@c @implementation
+public func be_config_set_moments_url(_ config: OpaquePointer?, _ base_url: UnsafePointer<CChar>?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        try configuration.setMomentsURL(try hostString(base_url, "base_url"))
+    }
+}
+
+@c @implementation
+public func be_config_set_engage_url(_ config: OpaquePointer?, _ base_url: UnsafePointer<CChar>?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        try configuration.setEngageURL(try hostString(base_url, "base_url"))
+    }
+}
+
+@c @implementation
+public func be_config_set_zone_ad_url(_ config: OpaquePointer?, _ url_template: UnsafePointer<CChar>?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        try configuration.setZoneAdURLTemplate(try hostString(url_template, "url_template"))
+    }
+}
+
+@c @implementation
+public func be_config_set_storage_dir(_ config: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        let path = try hostString(path, "path")
+        guard !path.isEmpty else { throw .invalidArgument("path is empty") }
+        configuration.storageRoot = path
+    }
+}
+
+@c @implementation
+public func be_config_set_user_agent(_ config: OpaquePointer?, _ user_agent: UnsafePointer<CChar>?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        let agent = try hostString(user_agent, "user_agent")
+        guard !agent.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+            throw .invalidArgument("user_agent must be one line")
+        }
+        configuration.userAgent = agent.isEmpty ? nil : agent
+    }
+}
+
+@c @implementation
+public func be_config_set_timeout_ms(_ config: OpaquePointer?, _ timeout_ms: UInt32) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        try configuration.setTimeout(milliseconds: timeout_ms)
+    }
+}
+
+@c @implementation
+public func be_config_set_development(_ config: OpaquePointer?, _ enabled: Int32) -> be_status {
+    configure(config) { configuration in configuration.development = enabled != 0 }
+}
+
+@c @implementation
+public func be_config_set_callback_mode(_ config: OpaquePointer?, _ mode: be_callback_mode) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        // C enums arrive unchecked: a host can pass any integer.
+        guard let mode = SDKConfiguration.CallbackMode(rawValue: Int(mode.rawValue)) else {
+            throw .invalidArgument("unknown callback mode \(mode.rawValue)")
+        }
+        configuration.callbackMode = mode
+    }
+}
+
+@c @implementation
+public func be_config_set_log_handler(
+    _ config: OpaquePointer?, _ fn: be_log_fn?, _ min_level: be_log_level, _ user_data: UnsafeMutableRawPointer?
+) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        guard let level = LogLevel(rawValue: Int(min_level.rawValue)) else {
+            throw .invalidArgument("unknown log level \(min_level.rawValue)")
+        }
+        guard let fn else {
+            configuration.logHandler = nil
+            return
+        }
+        let userData = HostPointer(raw: user_data)
+        configuration.logMinimumLevel = level
+        configuration.logHandler = { level, message in
+            message.withCString { fn(be_log_level(rawValue: UInt32(level.rawValue)), $0, userData.raw) }
+        }
+    }
+}
+
+@c @implementation
+public func be_config_set_outbox_limits(_ config: OpaquePointer?, _ max_items: UInt32, _ max_age_s: UInt32) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        try configuration.setOutboxLimits(maximumItems: max_items, maximumAgeSeconds: max_age_s)
+    }
+}

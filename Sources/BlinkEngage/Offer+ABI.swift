@@ -1,0 +1,46 @@
+internal import CBlinkEngage
+import BlinkEngageCore
+
+/// A top-level field of the offer behind `offer`, borrowed from its owner.
+private func offerField(_ offer: OpaquePointer?, _ key: String) -> UnsafePointer<CChar>? {
+    Handle.object(offer, as: Offer.self)?.fieldText(key)?.pointer
+}
+
+@c @implementation
+public func be_offer_id(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handle.object(offer, as: Offer.self)?.idText.pointer
+}
+
+@c @implementation
+public func be_offer_title(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "title") }
+
+@c @implementation
+public func be_offer_description(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "description") }
+
+@c @implementation
+public func be_offer_image_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handle.object(offer, as: Offer.self)?.mainImageText?.pointer
+}
+
+@c @implementation
+public func be_offer_click_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "click_url") }
+
+@c @implementation
+public func be_offer_cta_yes(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "cta_yes") }
+
+@c @implementation
+public func be_offer_cta_no(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "cta_no") }
+
+@c @implementation
+public func be_offer_terms_html(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "terms_and_conditions") }
+
+@c @implementation
+public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let key = valueCall({ () throws(EngineFailure) in try hostString(key, "key") }) else { return nil }
+    return offerField(offer, key)
+}
+
+@c @implementation
+public func be_offer_json(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handle.object(offer, as: Offer.self)?.jsonText.pointer
+}

@@ -1,0 +1,72 @@
+/// The parameters of one Moments API fetch. Setters validate, so an invalid value never reaches the wire.
+public struct MomentsRequest: Sendable, Equatable {
+    public private(set) var loyaltyboost: String?
+    public private(set) var creative: String?
+    public private(set) var campaignID: String?
+    public var development = false
+    /// Payload attributes in the order the host set them.
+    public private(set) var payload: [(key: String, value: String)] = []
+
+    /// Keys with a documented meaning; any other key is a custom attribute.
+    public static let wellKnownKeys: Set<String> = ["placement", "ua", "ip", "adpx_fp", "pub_user_id", "country", "theme_id", "dev"]
+    public static let documentedCustomAttributeLimit = 10
+    public static let documentedValueLengthLimit = 128
+
+    public init() {}
+
+    public mutating func setLoyaltyboost(_ value: String?) throws(EngineFailure) {
+        guard value == nil || ["0", "1", "2"].contains(value!) else {
+            throw .invalidArgument("loyaltyboost must be \"0\", \"1\" or \"2\"")
+        }
+        loyaltyboost = value
+    }
+
+    public mutating func setCreative(_ value: String?) throws(EngineFailure) {
+        guard value == nil || ["0", "1"].contains(value!) else { throw .invalidArgument("creative must be \"0\" or \"1\"") }
+        creative = value
+    }
+
+    public mutating func setCampaignID(_ value: String?) throws(EngineFailure) {
+        guard value != "" else { throw .invalidArgument("campaignId must not be empty") }
+        campaignID = value
+    }
+
+    /// Sets (or with nil removes) one payload attribute, keeping the order of first setting.
+    public mutating func setPayload(_ key: String, _ value: String?) throws(EngineFailure) {
+        guard !key.isEmpty else { throw .invalidArgument("a payload key must not be empty") }
+        if let position = payload.firstIndex(where: { $0.key == key }) {
+            if let value { payload[position].value = value } else { payload.remove(at: position) }
+        } else if let value {
+            payload.append((key, value))
+        }
+    }
+
+    public func payloadValue(_ key: String) -> String? { payload.first(where: { $0.key == key })?.value }
+
+    /// Re-checks every rule before any I/O (the setters already enforce them; this guards the wire).
+    public func validate() throws(ServiceError) {
+        if let loyaltyboost, !["0", "1", "2"].contains(loyaltyboost) {
+            throw .moments(.invalidParameter, "loyaltyboost must be \"0\", \"1\" or \"2\"")
+        }
+        if let creative, !["0", "1"].contains(creative) { throw .moments(.invalidParameter, "creative must be \"0\" or \"1\"") }
+        if campaignID == "" { throw .moments(.invalidParameter, "campaignId must not be empty") }
+    }
+
+    /// What exceeds the documented limits, for a warning (the request is still sent).
+    public var limitWarnings: [String] {
+        var warnings: [String] = []
+        let custom = payload.filter { !Self.wellKnownKeys.contains($0.key) }
+        if custom.count > Self.documentedCustomAttributeLimit {
+            warnings.append("\(custom.count) custom attributes, more than the documented \(Self.documentedCustomAttributeLimit)")
+        }
+        for attribute in payload where attribute.value.count >= Self.documentedValueLengthLimit {
+            warnings.append("payload value of \"\(attribute.key)\" has \(attribute.value.count) characters, the documented limit is under \(Self.documentedValueLengthLimit)")
+        }
+        return warnings
+    }
+
+    public static func == (lhs: MomentsRequest, rhs: MomentsRequest) -> Bool {
+        lhs.loyaltyboost == rhs.loyaltyboost && lhs.creative == rhs.creative && lhs.campaignID == rhs.campaignID
+            && lhs.development == rhs.development && lhs.payload.elementsEqual(rhs.payload, by: { $0 == $1 })
+    }
+}

@@ -1,0 +1,58 @@
+/// One offer, decoded once and immutable. A final class because the C API hands offers out by identity: its
+/// address is stable and its C strings live exactly as long as the feed or response that owns it.
+public final class Offer: @unchecked Sendable {
+    /// The wire id as a decimal string.
+    public let id: String
+    /// The offer object as received, for `be_offer_json` and top-level lookups by wire name.
+    public let object: JSONObject
+    public let creatives: [Creative]
+    public let tags: [String]
+    /// The main image: the creative marked primary, else `image` (legacy `creative_url`).
+    public let mainImageURL: String?
+
+    /// Every top-level scalar by wire name (legacy aliases resolved), as host-facing C strings built once.
+    private let fieldTexts: [String: StableCString]
+    public let idText: StableCString
+    public let mainImageText: StableCString?
+    public let jsonText: StableCString
+
+    /// Legacy wire names and the keys they stand for.
+    static let legacyAliases = ["title": "name", "image": "creative_url"]
+
+    init(id: String, object: JSONObject, creatives: [Creative], tags: [String], mainImageURL: String?) {
+        self.id = id
+        self.object = object
+        self.creatives = creatives
+        self.tags = tags
+        self.mainImageURL = mainImageURL
+        var texts: [String: StableCString] = [:]
+        for member in object.members where member.value.isScalar {
+            if let text = StableCString.nonEmpty(member.value.scalarText) { texts[member.key] = text }
+        }
+        for (key, legacy) in Offer.legacyAliases where texts[key] == nil {
+            texts[key] = texts[legacy]
+        }
+        fieldTexts = texts
+        idText = StableCString(id)
+        mainImageText = StableCString.nonEmpty(mainImageURL)
+        jsonText = StableCString(JSONValue.object(object).jsonText)
+    }
+
+    /// A top-level scalar by wire name as a C string, nil when absent, null, empty or not a scalar.
+    public func fieldText(_ key: String) -> StableCString? { fieldTexts[key] }
+
+    /// A top-level scalar by wire name, nil when absent, null, empty or not a scalar.
+    public func field(_ key: String) -> String? { fieldTexts[key]?.string }
+
+    public var title: String? { field("title") }
+    public var clickURL: String? { field("click_url") }
+    public var pixelURL: String? { field("pixel") }
+    public var advertiserPixelURL: String? { field("adv_pixel_url") }
+    public var closeBeaconURL: String? { beacon("close") }
+    public var noThanksBeaconURL: String? { beacon("no_thanks_click") }
+
+    private func beacon(_ key: String) -> String? {
+        guard let text = object.present("beacons")?.objectValue?.present(key)?.stringValue, !text.isEmpty else { return nil }
+        return text
+    }
+}

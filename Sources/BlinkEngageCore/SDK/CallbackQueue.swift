@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The one home of host callbacks: a serial queue drained either by the SDK's callback thread or, in
+/// dispatch mode, by whichever host thread calls `dispatch`. Callbacks never run inside the call that queued
+/// them and never run under a lock, so a callback may call back into the library.
+final class CallbackQueue: @unchecked Sendable {
+    typealias Job = () -> Void
+
+    private struct State {
+        var jobs: [Job] = []
+        var head = 0
+        var closing = false
+        /// A dispatch-mode drain in progress on some host thread.
+        var running = 0
+        var pending: Int { jobs.count - head }
+    }
+
+    let mode: SDKConfiguration.CallbackMode
+    private let state = ConditionLock(State())
+    private var thread: NativeThread?
+    /// Dispatch mode: the read end of a pipe that holds one byte exactly while jobs wait.
+    let readinessDescriptor: Int32
+    private let readinessWriter: Int32
+
+    init(mode: SDKConfiguration.CallbackMode) throws(EngineFailure) {
+        self.mode = mode
+        if mode == .dispatch {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { throw .invalidState("cannot create the dispatch descriptor (errno \(errno))") }
+            for end in ends {
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            }
+            readinessDescriptor = ends[0]
+            readinessWriter = ends[1]
+        } else {
+            readinessDescriptor = -1
+            readinessWriter = -1
+            thread = try NativeThread(name: "be-callbacks") { [unowned self] in self.runOnCallbackThread() }
+        }
+    }
+
+    deinit {
+        if readinessDescriptor >= 0 {
+            Glibc.close(readinessDescriptor)
+            Glibc.close(readinessWriter)
+        }
+    }
+
+    /// Queues a job. Jobs queued after `close` began still run before `close` returns.
+    func enqueue(_ job: @escaping Job) {
+        state.withLock { state in
+            state.jobs.append(job)
+            if readinessDescriptor >= 0, state.pending == 1 {
+                var one: UInt8 = 1
+                _ = write(readinessWriter, &one, 1)
+            }
+        }
+    }
+
+    /// Dispatch mode: runs up to `maximum` jobs (all when <= 0) on this thread; returns how many ran.
+    func dispatch(maximum: Int) -> Int {
+        guard mode == .dispatch else { return 0 }
+        var ran = 0
+        while maximum <= 0 || ran < maximum, let job = takeJob() {
+            CallbackContext.run(for: self, job)
+            ran += 1
+        }
+        return ran
+    }
+
+    /// Runs every queued job (on the callback thread, or here in dispatch mode) and stops the thread.
+    func close() {
+        state.withLock { $0.closing = true }
+        if let thread {
+            thread.join()
+            self.thread = nil
+        } else {
+            while let job = takeJob() { CallbackContext.run(for: self, job) }
+        }
+    }
+
+    /// Whether the current thread is running one of this queue's jobs.
+    var isCurrentThreadInCallback: Bool { CallbackContext.current == ObjectIdentifier(self) }
+
+    private func takeJob() -> Job? {
+        state.withLock { state -> Job? in
+            guard state.pending > 0 else { return nil }
+            let job = state.jobs[state.head]
+            state.head += 1
+            if state.pending == 0 {
+                state.jobs.removeAll(keepingCapacity: true)
+                state.head = 0
+                if readinessDescriptor >= 0 {
+                    var byte: UInt8 = 0
+                    _ = read(readinessDescriptor, &byte, 1)  // drained: no longer readable
+                }
+            }
+            return job
+        }
+    }
+
+    private func runOnCallbackThread() {
+        while true {
+            let job = state.wait(until: { $0.pending > 0 || $0.closing }) { state -> Job? in
+                guard state.pending > 0 else { return nil }
+                let job = state.jobs[state.head]
+                state.head += 1
+                if state.pending == 0 { state.jobs.removeAll(keepingCapacity: true); state.head = 0 }
+                return job
+            } ?? nil
+            guard let job else { return }  // closing and drained
+            CallbackContext.run(for: self, job)
+        }
+    }
+}
+
+/// Which callback queue the current thread is running a job for, so `shutdown` from inside a callback can be
+/// detected. Swift has no thread-local storage of its own here: a pthread key holds it.
+enum CallbackContext {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var current: ObjectIdentifier? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return ObjectIdentifier(Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue())
+    }
+
+    static func run(for queue: CallbackQueue, _ job: () -> Void) {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(queue).toOpaque())
+        job()
+        pthread_setspecific(key, previous)
+    }
+}

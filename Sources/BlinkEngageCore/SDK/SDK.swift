@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One running SDK: owns the transport, the callback queue, the logger and the storage directory, and is the
+/// only thing the C ABI talks to.
+public final class SDK: @unchecked Sendable {
+    private enum Phase { case running, stopping, stopped }
+
+    private struct Lifecycle {
+        var phase = Phase.running
+        /// Host calls currently inside the engine; shutdown waits for them so nothing is queued after it.
+        var activeCalls = 0
+    }
+
+    public let configuration: SDKConfiguration
+    /// The storage directory of this API key, or nil when the SDK keeps its state in memory.
+    public let storageDirectory: String?
+    let logger: Logger
+    let transport: Transport
+    let callbacks: CallbackQueue
+    private let lifecycle = ConditionLock(Lifecycle())
+    private let processID = getpid()
+
+    /// Starts an SDK from a copy of `configuration`.
+    public init(configuration: SDKConfiguration) throws(EngineFailure) {
+        self.configuration = configuration
+        logger = Logger(handler: configuration.logHandler, minimumLevel: configuration.logMinimumLevel)
+        if let root = configuration.storageRoot {
+            storageDirectory = try StorageLocation.prepare(root: root, apiKey: configuration.apiKey)
+        } else if let root = StorageLocation.defaultRoot() {
+            do {
+                storageDirectory = try StorageLocation.prepare(root: root, apiKey: configuration.apiKey)
+            } catch {
+                logger.warning("no usable storage directory (\(error.message)); tracking is kept in memory only")
+                storageDirectory = nil
+            }
+        } else {
+            logger.warning("no home directory is known; tracking is kept in memory only")
+            storageDirectory = nil
+        }
+        transport = try Transport()
+        do {
+            callbacks = try CallbackQueue(mode: configuration.callbackMode)
+        } catch {
+            transport.shutdown()
+            throw error
+        }
+        logger.debug("started; storage at \(storageDirectory ?? "memory")")
+    }
+
+    // MARK: - Calls from the host
+
+    /// Runs `body` as a host call: refused after shutdown began or in a forked child, and counted so that
+    /// shutdown waits for it to leave.
+    func hostCall<Result>(_ body: () throws(EngineFailure) -> Result) throws(EngineFailure) -> Result {
+        guard getpid() == processID else { throw .invalidState("the SDK cannot be used in a forked child process") }
+        let admitted = lifecycle.withLock { state -> Bool in
+            guard state.phase == .running else { return false }
+            state.activeCalls += 1
+            return true
+        }
+        guard admitted else { throw .invalidState("the SDK has been shut down") }
+        defer { lifecycle.withLock { $0.activeCalls -= 1 } }
+        return try body()
+    }
+
+    /// Delivers `result` to `completion` through the callback queue (never inside the caller's call).
+    func deliver<Value>(_ result: Result<Value, ServiceError>, to completion: @escaping (Result<Value, ServiceError>) -> Void) {
+        callbacks.enqueue { completion(result) }
+    }
+
+    /// Fetches Moments API offers. `completion` runs exactly once on the callback queue.
+    public func fetchMomentsOffers(
+        _ request: MomentsRequest, completion: @escaping @Sendable (Result<MomentsResponse, ServiceError>) -> Void
+    ) throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            for warning in request.limitWarnings { logger.warning("Moments request: \(warning) (sent anyway)") }
+            let builder = MomentsRequestBuilder(
+                baseURL: configuration.momentsURL, apiKey: configuration.apiKey,
+                userAgent: configuration.effectiveUserAgent, development: configuration.development,
+                timeoutMilliseconds: configuration.timeoutMilliseconds)
+            let httpRequest: HTTPRequest
+            switch Result(catching: { () throws(ServiceError) in try builder.build(request) }) {
+            case .success(let built): httpRequest = built
+            case .failure(let error):
+                logger.warning("Moments request refused: \(error.message)")
+                return deliver(.failure(error), to: completion)
+            }
+            transport.send(httpRequest) { [logger, callbacks] outcome in
+                let result = MomentsResponseDecoder.decode(outcome) { logger.warning("Moments answer: \($0)") }
+                if case .failure(let error) = result, error.domain != .cancelled {
+                    logger.info("Moments fetch failed: \(error.message)")
+                }
+                callbacks.enqueue { completion(result) }
+            }
+        }
+    }
+
+    /// Dispatch mode: runs up to `maximum` queued callbacks here (all when <= 0).
+    public func dispatch(maximum: Int) -> Int { callbacks.dispatch(maximum: maximum) }
+
+    /// Dispatch mode: the descriptor that is readable while callbacks wait; -1 otherwise.
+    public var dispatchDescriptor: Int32 { callbacks.readinessDescriptor }
+
+    /// How many HTTP requests this SDK has started.
+    public var requestsSent: UInt64 { transport.requestsSent }
+
+    public var isCurrentThreadInCallback: Bool { callbacks.isCurrentThreadInCallback }
+
+    /// Cancels everything in flight, runs every callback still owed, stops the threads and silences the log.
+    /// Returns false (and does nothing) when called from one of this SDK's own callbacks.
+    @discardableResult
+    public func shutdown(timeoutMilliseconds: UInt32) -> Bool {
+        if callbacks.isCurrentThreadInCallback {
+            logger.error("be_sdk_shutdown was called from one of this SDK's callbacks; ignored")
+            return false
+        }
+        let first = lifecycle.withLock { state -> Bool in
+            guard state.phase == .running else { return false }
+            state.phase = .stopping
+            return true
+        }
+        guard first else { return true }
+        _ = lifecycle.wait(until: { $0.activeCalls == 0 }) { _ in }
+        // Every request in flight completes now with `.cancelled`; their callbacks are queued on return.
+        transport.shutdown()
+        callbacks.close()
+        logger.debug("stopped")
+        logger.close()
+        lifecycle.withLock { $0.phase = .stopped }
+        return true
+    }
+
+    deinit { shutdown(timeoutMilliseconds: 0) }
+}

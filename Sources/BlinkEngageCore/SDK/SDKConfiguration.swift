@@ -1,0 +1,57 @@
+/// Everything `be_sdk_start` copies from a `be_config`.
+public struct SDKConfiguration: Sendable {
+    public enum CallbackMode: Int, Sendable { case sdkThread = 0, dispatch = 1 }
+
+    public static let defaultMomentsURL = "https://api.adspostx.com/native/v4"
+    public static let defaultTimeoutMilliseconds: UInt32 = 15_000
+    public static let defaultOutboxMaximumItems: UInt32 = 10_000
+    public static let defaultOutboxMaximumAgeSeconds: UInt32 = 86_400
+
+    public var apiKey: String
+    public var momentsURL = defaultMomentsURL
+    public var engageURL: String?
+    public var zoneAdURLTemplate: String?
+    /// An explicitly configured storage root; nil means the default location (see `StorageLocation`).
+    public var storageRoot: String?
+    /// nil means `UserAgent.standard`.
+    public var userAgent: String?
+    public var timeoutMilliseconds = defaultTimeoutMilliseconds
+    public var development = false
+    public var callbackMode = CallbackMode.sdkThread
+    public var logHandler: LogHandler?
+    public var logMinimumLevel = LogLevel.info
+    public var outboxMaximumItems = defaultOutboxMaximumItems
+    public var outboxMaximumAgeSeconds = defaultOutboxMaximumAgeSeconds
+
+    public init(apiKey: String) { self.apiKey = apiKey }
+
+    public var effectiveUserAgent: String { userAgent ?? UserAgent.standard }
+
+    public mutating func setMomentsURL(_ text: String) throws(EngineFailure) { momentsURL = try ServiceURL.validatedBase(text) }
+    public mutating func setEngageURL(_ text: String) throws(EngineFailure) { engageURL = try ServiceURL.validatedBase(text) }
+
+    public mutating func setZoneAdURLTemplate(_ text: String) throws(EngineFailure) {
+        guard text.contains("{zone}") else { throw .invalidArgument("the zone ad URL template must contain \"{zone}\"") }
+        // Validate the template with a sample zone; the query (?AdID={zone}) is part of the template here.
+        let sample = text.replacingOccurrences(of: "{zone}", with: "1")
+        guard ServiceURL.isAbsoluteHTTP(sample) else { throw .invalidArgument("\"\(text)\" is not an http(s) URL template") }
+        zoneAdURLTemplate = text
+    }
+
+    public mutating func setTimeout(milliseconds: UInt32) throws(EngineFailure) {
+        guard milliseconds > 0 else { throw .invalidArgument("the timeout must be at least 1 ms") }
+        timeoutMilliseconds = milliseconds
+    }
+
+    public mutating func setOutboxLimits(maximumItems: UInt32, maximumAgeSeconds: UInt32) throws(EngineFailure) {
+        guard maximumItems > 0, maximumAgeSeconds > 0 else { throw .invalidArgument("outbox limits must be positive") }
+        outboxMaximumItems = maximumItems
+        outboxMaximumAgeSeconds = maximumAgeSeconds
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

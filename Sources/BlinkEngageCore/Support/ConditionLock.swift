@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A value guarded by a pthread mutex with a condition variable, for the places that must wait for a change
+/// (queues, shutdown, flush). `Mutex` from Synchronization has no condition variable.
+public final class ConditionLock<State>: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var state: State
+
+    public init(_ state: State) {
+        self.state = state
+        pthread_mutex_init(mutex, nil)
+        // Timed waits use the monotonic clock so a wall-clock jump cannot stretch or cut them.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` under the lock and wakes every waiter afterwards (state may have changed).
+    @discardableResult
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer {
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body(&state)
+    }
+
+    /// Waits until `ready` holds, then runs `body` under the lock.
+    /// - Parameter deadline: a `MonotonicClock` instant in nanoseconds; nil waits for ever.
+    /// - Returns: the body's result, or nil when the deadline passed first (the body then did not run).
+    public func wait<Result>(
+        until ready: (State) -> Bool, deadline: UInt64? = nil, then body: (inout State) throws -> Result
+    ) rethrows -> Result? {
+        pthread_mutex_lock(mutex)
+        defer {
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        while !ready(state) {
+            if let deadline {
+                if MonotonicClock.now() >= deadline { return nil }
+                var until = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+                pthread_cond_timedwait(condition, mutex, &until)
+            } else {
+                pthread_cond_wait(condition, mutex)
+            }
+        }
+        return try body(&state)
+    }
+}

@@ -1,0 +1,152 @@
+internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Owns one libcurl easy handle for one request: its options, header list, error buffer and the bytes
+/// received. libcurl's callbacks find their owner through the opaque pointer set as their user data.
+final class EasyHandle {
+    let handle: UnsafeMutableRawPointer
+    let request: HTTPRequest
+    let completion: HTTPCompletion
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private(set) var body: [UInt8] = []
+    private(set) var responseHeaders: [String: String] = [:]
+    private(set) var exceededLimit = false
+
+    init(request: HTTPRequest, completion: @escaping HTTPCompletion) throws(TransportError) {
+        guard let handle = curl_easy_init() else { throw .network("libcurl could not create a handle") }
+        self.handle = handle
+        self.request = request
+        self.completion = completion
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        try configure()
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    var rawHandle: UnsafeMutableRawPointer { handle }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(TransportError) {
+        try check(be_curl_easy_setopt_long(rawHandle, option, value), option)
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws(TransportError) {
+        try check(value.withCString { be_curl_easy_setopt_string(rawHandle, option, $0) }, option)
+    }
+
+    private func check(_ code: CURLcode, _ option: CURLoption) throws(TransportError) {
+        guard code == CURLE_OK else {
+            throw .network("cannot set option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
+        }
+    }
+
+    private func configure() throws(TransportError) {
+        try set(CURLOPT_URL, request.url)
+        // Signals are not safe off the main thread; the transport thread never wants them.
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_TIMEOUT_MS, Int(request.timeoutMilliseconds))
+        // Only http and https, for the first request and for every redirect.
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
+        try set(CURLOPT_MAXREDIRS, HTTPRequest.maximumRedirects)
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        // "" offers every encoding this libcurl can decode (gzip, deflate, ...) and decodes it for us.
+        try set(CURLOPT_ACCEPT_ENCODING, "")
+        // Refuse early when the server announces a larger body; the write callback catches the rest.
+        try check(be_curl_easy_setopt_off_t(rawHandle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodyBytes)),
+                  CURLOPT_MAXFILESIZE_LARGE)
+        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_ERRORBUFFER, errorBuffer), CURLOPT_ERRORBUFFER)
+
+        switch request.method {
+        case .get:
+            try set(CURLOPT_HTTPGET, 1)
+        case .post:
+            let body = request.body ?? []
+            try set(CURLOPT_POST, 1)
+            try set(CURLOPT_POSTFIELDSIZE, body.count)
+            // COPYPOSTFIELDS copies the body, so its lifetime is libcurl's concern.
+            var terminated = body.map { CChar(bitPattern: $0) }
+            terminated.append(0)  // POSTFIELDSIZE sets the length; the NUL only guards an empty body
+            try check(terminated.withUnsafeBufferPointer { be_curl_easy_setopt_string(rawHandle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress!) },
+                      CURLOPT_COPYPOSTFIELDS)
+        }
+
+        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if request.header("Accept") == nil { lines.append("Accept:") }  // "Name:" removes libcurl's default
+        if request.method == .post { lines.append("Expect:") }          // no 100-continue round trip
+        for line in lines {
+            guard let appended = curl_slist_append(headerList, line) else { throw .network("out of memory for headers") }
+            headerList = appended
+        }
+        try check(be_curl_easy_setopt_slist(rawHandle, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
+
+        let owner = Unmanaged.passUnretained(self).toOpaque()
+        try check(be_curl_easy_setopt_data_fn(rawHandle, CURLOPT_WRITEFUNCTION) { data, size, count, owner in
+            let handle = Unmanaged<EasyHandle>.fromOpaque(owner!).takeUnretainedValue()
+            return handle.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+        }, CURLOPT_WRITEFUNCTION)
+        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_WRITEDATA, owner), CURLOPT_WRITEDATA)
+        try check(be_curl_easy_setopt_data_fn(rawHandle, CURLOPT_HEADERFUNCTION) { data, size, count, owner in
+            let handle = Unmanaged<EasyHandle>.fromOpaque(owner!).takeUnretainedValue()
+            handle.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+            return size * count
+        }, CURLOPT_HEADERFUNCTION)
+        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_HEADERDATA, owner), CURLOPT_HEADERDATA)
+        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_PRIVATE, owner), CURLOPT_PRIVATE)
+    }
+
+    /// Appends body bytes; returning less than offered makes libcurl abort the transfer.
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if body.count + bytes.count > request.maximumBodyBytes {
+            exceededLimit = true
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            responseHeaders = [:]  // a new answer (after a redirect or 100-continue) starts a new header set
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t\r\n")
+        responseHeaders[name] = value
+    }
+
+    /// The outcome once libcurl reports the transfer done with `code`.
+    func outcome(_ code: CURLcode) -> Result<HTTPResponse, TransportError> {
+        if code == CURLE_OK {
+            var status = 0
+            _ = be_curl_easy_getinfo_long(rawHandle, CURLINFO_RESPONSE_CODE, &status)
+            return .success(HTTPResponse(status: status, body: body, headers: responseHeaders))
+        }
+        if exceededLimit || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge(request.maximumBodyBytes)) }
+        let detail = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        if code == CURLE_OPERATION_TIMEDOUT { return .failure(.timeout(detail)) }
+        return .failure(.network(detail))
+    }
+}
+
+private extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        let characters = Set(set)
+        var slice = Substring(self)
+        while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
+        while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

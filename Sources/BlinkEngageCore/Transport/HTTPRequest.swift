@@ -1,0 +1,77 @@
+/// One HTTP request as the engine describes it; no libcurl type leaves `Transport/`.
+public struct HTTPRequest: Sendable, Equatable {
+    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+
+    public var method: Method
+    public var url: String
+    /// Header lines in order. Without an `Accept` header none is sent (libcurl's default `*/*` is removed).
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]?
+    public var timeoutMilliseconds: UInt32
+    /// Redirects are followed (at most 5, http/https only) unless false; beacons do not follow them.
+    public var followRedirects: Bool
+    /// A body larger than this after decoding is refused with `TransportError.tooLarge`.
+    public var maximumBodyBytes: Int
+
+    public static let defaultMaximumBodyBytes = 8 * 1024 * 1024
+    public static let maximumRedirects = 5
+
+    public init(
+        method: Method, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+        timeoutMilliseconds: UInt32, followRedirects: Bool = true, maximumBodyBytes: Int = defaultMaximumBodyBytes
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.followRedirects = followRedirects
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first(where: { $0.name.lowercased() == name.lowercased() })?.value
+    }
+
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 })
+            && lhs.body == rhs.body && lhs.timeoutMilliseconds == rhs.timeoutMilliseconds
+            && lhs.followRedirects == rhs.followRedirects && lhs.maximumBodyBytes == rhs.maximumBodyBytes
+    }
+}
+
+/// A complete answer: any status, including non-2xx.
+public struct HTTPResponse: Sendable, Equatable {
+    public let status: Int
+    public let body: [UInt8]
+    /// Response headers of the final answer, names lower-cased.
+    public let headers: [String: String]
+
+    public init(status: Int, body: [UInt8], headers: [String: String] = [:]) {
+        self.status = status
+        self.body = body
+        self.headers = headers
+    }
+}
+
+/// Why no complete answer arrived.
+public enum TransportError: Error, Equatable, Sendable {
+    /// DNS, connect, TLS, reset, refused protocol: the detail says which.
+    case network(String)
+    case timeout(String)
+    /// The body exceeded `maximumBodyBytes`.
+    case tooLarge(Int)
+    /// The transport shut down (or cancelled everything) before the answer arrived.
+    case cancelled
+
+    public var message: String {
+        switch self {
+        case .network(let detail): return "network failure: \(detail)"
+        case .timeout(let detail): return "timed out: \(detail)"
+        case .tooLarge(let limit): return "answer larger than \(limit) bytes"
+        case .cancelled: return "cancelled"
+        }
+    }
+}
+
+public typealias HTTPCompletion = @Sendable (Result<HTTPResponse, TransportError>) -> Void

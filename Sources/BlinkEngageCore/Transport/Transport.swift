@@ -1,0 +1,123 @@
+internal import CCurl
+
+/// HTTP over libcurl: one dedicated thread drives one `curl_multi` handle, so every request of an SDK shares
+/// connections (keep-alive, a total-connection cap) and none blocks a caller.
+///
+/// Completions run on the transport thread, exactly once per `send`: with the answer, a transport error, or
+/// `.cancelled` when `shutdown` comes first. They must be quick and must not block on the transport.
+public final class Transport: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var maximumTotalConnections = 8
+        public var maximumConnectionsPerHost = 4
+        public init() {}
+    }
+
+    private struct State {
+        var incoming: [(HTTPRequest, HTTPCompletion)] = []
+        var cancelRequested = false
+        var stopping = false
+        var requestsSent: UInt64 = 0
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let state = Locked(State())
+    private var thread: NativeThread?
+
+    public init(options: Options = Options()) throws(EngineFailure) {
+        guard CurlGlobal.isReady else { throw .invalidState("libcurl could not be initialised") }
+        guard let multi = curl_multi_init() else { throw .noMemory("libcurl could not create a multi handle") }
+        self.multi = multi
+        _ = be_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maximumTotalConnections)
+        _ = be_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.maximumConnectionsPerHost)
+        do {
+            thread = try NativeThread(name: "be-transport") { [unowned self] in self.run() }
+        } catch {
+            curl_multi_cleanup(multi)
+            throw error
+        }
+    }
+
+    deinit {
+        shutdown()
+        curl_multi_cleanup(multi)
+    }
+
+    /// Queues a request. `completion` runs exactly once on the transport thread; after `shutdown` it runs
+    /// with `.cancelled` on the calling thread.
+    public func send(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.incoming.append((request, completion))
+            state.requestsSent += 1
+            return true
+        }
+        guard accepted else { return completion(.failure(.cancelled)) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// How many requests were handed to the transport so far.
+    public var requestsSent: UInt64 { state.withLock { $0.requestsSent } }
+
+    /// Completes every queued and in-flight request with `.cancelled` now; the transport stays usable.
+    public func cancelAll() {
+        state.withLock { $0.cancelRequested = true }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Cancels everything in flight, stops the thread and waits for it. Every completion has run on return.
+    public func shutdown() {
+        state.withLock { $0.stopping = true; $0.cancelRequested = true }
+        curl_multi_wakeup(multi)
+        thread?.join()
+        thread = nil
+    }
+
+    // MARK: - The transport thread
+
+    private func run() {
+        var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
+        let rawMulti = multi
+        while true {
+            let (incoming, cancel, stopping) = state.withLock { state in
+                defer { state.incoming = []; state.cancelRequested = false }
+                return (state.incoming, state.cancelRequested, state.stopping)
+            }
+            if cancel {
+                for (raw, easy) in active {
+                    curl_multi_remove_handle(rawMulti, raw)
+                    easy.completion(.failure(.cancelled))
+                }
+                active = [:]
+                for (_, completion) in incoming { completion(.failure(.cancelled)) }
+            } else {
+                for (request, completion) in incoming {
+                    do {
+                        let easy = try EasyHandle(request: request, completion: completion)
+                        let added = curl_multi_add_handle(rawMulti, easy.rawHandle)
+                        guard added == CURLM_OK else {
+                            completion(.failure(.network(String(cString: curl_multi_strerror(added)))))
+                            continue
+                        }
+                        active[easy.rawHandle] = easy
+                    } catch {
+                        completion(.failure(error))
+                    }
+                }
+            }
+            if stopping { break }
+
+            var running: Int32 = 0
+            curl_multi_perform(rawMulti, &running)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(rawMulti, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
+                      let easy = active.removeValue(forKey: raw) else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(rawMulti, raw)
+                easy.completion(easy.outcome(code))
+            }
+            // Sleeps until a socket is ready, a timer is due, or `curl_multi_wakeup` is called.
+            curl_multi_poll(rawMulti, nil, 0, 1000, nil)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/* Typed wrappers for libcurl's variadic calls, which Swift cannot call directly.
+ * static inline so they add no symbols to the library. */
+#ifndef BLINKENGAGE_CCURL_SHIM_H
+#define BLINKENGAGE_CCURL_SHIM_H
+#include <curl/curl.h>
+
+static inline CURLcode be_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode be_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode be_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode be_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode be_curl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+typedef size_t (*be_curl_data_fn)(char *data, size_t size, size_t count, void *user_data);
+static inline CURLcode be_curl_easy_setopt_data_fn(CURL *handle, CURLoption option, be_curl_data_fn fn) {
+    return curl_easy_setopt(handle, option, fn);
+}
+static inline CURLcode be_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *out) {
+    return curl_easy_getinfo(handle, info, out);
+}
+static inline CURLcode be_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **out) {
+    return curl_easy_getinfo(handle, info, out);
+}
+static inline CURLMcode be_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+#endif

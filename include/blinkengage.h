@@ -1,0 +1,329 @@
+/*
+ * blinkengage.h — the C API of libblinkengage.
+ *
+ * Personalised offers ("perks") for native hosts: fetch them, show them, report what users saw and did.
+ *
+ * Rules that hold for every function unless its comment says otherwise:
+ *
+ *  - Ownership. Functions named `_new`, `_start` or `_retain` hand the caller a reference that the caller
+ *    ends with the matching `_free`, `_shutdown` or `_release`. Everything else returned is BORROWED: it lives
+ *    as long as the object it came from. Strings are UTF-8, NUL-terminated, and never freed by the host.
+ *    A string getter returns NULL where the value is absent or empty.
+ *  - Errors. Synchronous calls return `be_status` (BE_OK = 0, failures negative) and set a thread-local
+ *    message readable with be_last_error_message(). Asynchronous results arrive as `const be_error *`
+ *    (NULL on success), borrowed for the duration of the callback.
+ *  - Callbacks. If the call that takes a callback fails, the callback is never called. If it succeeds, the
+ *    callback is called exactly once, also when the SDK shuts down first (then with the cancellation error).
+ *    Callbacks never run inside the call that registered them; they run one at a time, on the SDK's callback
+ *    thread (BE_CALLBACKS_ON_SDK_THREAD) or on the host thread that calls be_sdk_dispatch()
+ *    (BE_CALLBACKS_ON_DISPATCH). A callback may call any function of the library except be_sdk_shutdown() on
+ *    its own SDK (that call is detected, logged as an error, and does nothing).
+ *  - NULL and bad input. Every function accepts NULL for any pointer and answers BE_ERR_INVALID_ARGUMENT,
+ *    NULL or 0 instead of crashing. Strings from the host must be valid UTF-8; others are refused.
+ *  - Threads. Every function may be called from any thread.
+ *  - Objects outlive their SDK. After be_sdk_shutdown() the responses, feeds and offers a host still holds keep
+ *    answering their getters.
+ */
+#ifndef BLINKENGAGE_H
+#define BLINKENGAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @name Version
+ *  The soname (libblinkengage.so.1) changes only when the ABI breaks. */
+/** @{ */
+#define BE_VERSION_MAJOR 0
+#define BE_VERSION_MINOR 1
+#define BE_VERSION_PATCH 0
+/** Non-zero when the header's version is at least a.b.c. */
+#define BE_VERSION_AT_LEAST(a, b, c)                                                                   \
+    ((BE_VERSION_MAJOR > (a)) || (BE_VERSION_MAJOR == (a) && BE_VERSION_MINOR > (b)) ||                \
+     (BE_VERSION_MAJOR == (a) && BE_VERSION_MINOR == (b) && BE_VERSION_PATCH >= (c)))
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Types and constants                                                                                     */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/** Result of a synchronous call. */
+typedef enum be_status {
+    BE_OK = 0,
+    BE_ERR_INVALID_ARGUMENT = -1, /**< NULL, out of range, not valid UTF-8, bad value */
+    BE_ERR_INVALID_STATE = -2,    /**< e.g. the SDK was shut down, or is used in a forked child */
+    BE_ERR_NOT_FOUND = -3,
+    BE_ERR_IO = -4,               /**< an explicitly configured storage directory is unusable */
+    BE_ERR_TIMEOUT = -5,
+    BE_ERR_NO_MEMORY = -6
+} be_status;
+
+/** An asynchronous failure: domain + code + message, like NSError. Borrowed for the callback's duration. */
+typedef struct be_error {
+    const char *domain;  /**< compare with strcmp() against a BE_*_ERROR_DOMAIN macro, never by pointer */
+    int code;            /**< meaning depends on the domain */
+    const char *message; /**< human-readable detail, never NULL */
+    int http_status;     /**< the HTTP status behind the error, 0 when there was none */
+} be_error;
+
+/** Moments API errors (codes 1..6). */
+#define BE_MOMENTS_ERROR_DOMAIN "BlinkEngageMoments"
+#define BE_MOMENTS_ERROR_INVALID_PARAMETER 1 /**< bad parameter or no API key; no request was made */
+#define BE_MOMENTS_ERROR_INVALID_URL 2       /**< the request URL could not be built */
+#define BE_MOMENTS_ERROR_NO_OFFERS 3         /**< 200 with no offers */
+#define BE_MOMENTS_ERROR_DECODING 4          /**< 200 with a body of the wrong shape, or over 8 MiB */
+#define BE_MOMENTS_ERROR_NETWORK 5           /**< no answer: DNS, connect, TLS, timeout, reset */
+#define BE_MOMENTS_ERROR_HTTP_STATUS 6       /**< a non-2xx answer; http_status holds it */
+
+/** The SDK shut down before the operation completed (code 1). */
+#define BE_CANCELLED_ERROR_DOMAIN "BlinkEngageCancelled"
+#define BE_CANCELLED_ERROR_SHUTDOWN 1
+
+/** Where callbacks run. */
+typedef enum be_callback_mode {
+    BE_CALLBACKS_ON_SDK_THREAD = 0, /**< on one thread the SDK owns (the default) */
+    BE_CALLBACKS_ON_DISPATCH = 1    /**< on whichever host thread calls be_sdk_dispatch() */
+} be_callback_mode;
+
+/** Severity of a log message. */
+typedef enum be_log_level { BE_LOG_DEBUG = 0, BE_LOG_INFO = 1, BE_LOG_WARNING = 2, BE_LOG_ERROR = 3 } be_log_level;
+
+/** Configuration for be_sdk_start(). Owned by the caller: be_config_new() / be_config_free(). */
+typedef struct be_config be_config;
+/** A running SDK instance. Created by be_sdk_start(), ended by be_sdk_shutdown(). */
+typedef struct be_sdk be_sdk;
+/** One offer. Always borrowed from the response (or feed) it came from. */
+typedef struct be_offer be_offer;
+/** Parameters of a Moments API fetch. Owned by the caller: be_moments_request_new() / _free(). */
+typedef struct be_moments_request be_moments_request;
+/** A decoded Moments API answer. Reference counted: be_moments_response_retain() / _release(). */
+typedef struct be_moments_response be_moments_response;
+
+/**
+ * Receives the library's log messages.
+ * Called synchronously on whichever thread logs, possibly from several threads at once, never after
+ * be_sdk_shutdown() returns. `message` is borrowed for the call. It must not call the library.
+ */
+typedef void (*be_log_fn)(be_log_level level, const char *message, void *user_data);
+
+/**
+ * Receives the result of be_sdk_fetch_moments_offers().
+ * Exactly one of `response` and `error` is non-NULL. Both are borrowed for the duration of the call; keep the
+ * response beyond it with be_moments_response_retain(). Runs on the callback thread or in be_sdk_dispatch().
+ */
+typedef void (*be_moments_callback)(be_moments_response *response, const be_error *error, void *user_data);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Library                                                                                                 */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/** The library's version as "MAJOR.MINOR.PATCH", agreeing with the BE_VERSION_* macros. Static string. */
+const char *be_version(void);
+
+/** A short English name for a status ("invalid argument"). Static string; unknown values give "unknown status". */
+const char *be_status_string(be_status status);
+
+/**
+ * The message of the last failed call made on this thread, or "" when none failed yet.
+ * Never NULL. Valid until the next failing call on the same thread; copy it to keep it.
+ */
+const char *be_last_error_message(void);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Configuration                                                                                           */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/**
+ * A new configuration with defaults for everything but the API key.
+ * @param api_key the publisher's key, copied; "" is accepted (fetches then fail with Moments error 1).
+ * @return a configuration the caller frees with be_config_free(), or NULL when api_key is NULL or not UTF-8.
+ */
+be_config *be_config_new(const char *api_key);
+
+/** Frees a configuration. NULL does nothing. SDKs started from it keep their own copy. */
+void be_config_free(be_config *config);
+
+/**
+ * Base URL of the Moments API (default "https://api.adspostx.com/native/v4"); "/offers.json" is appended.
+ * @return BE_ERR_INVALID_ARGUMENT for NULL, invalid UTF-8, an unparsable or a non-http(s) URL.
+ */
+be_status be_config_set_moments_url(be_config *config, const char *base_url);
+
+/** Base URL of the Engage backend (feed, registration, events). No default: the feed is off until set. Same rules. */
+be_status be_config_set_engage_url(be_config *config, const char *base_url);
+
+/** URL template for zone ads; must contain "{zone}". No default. Same rules as the other URLs. */
+be_status be_config_set_zone_ad_url(be_config *config, const char *url_template);
+
+/**
+ * Root of the storage directory (copied). Each API key gets its own directory below it, named by the 16 hex
+ * digits of the key's 64-bit FNV-1a hash. When unset the root is $XDG_STATE_HOME/blinkengage, else
+ * $HOME/.local/state/blinkengage, else the password database's home; when none is usable the SDK works in
+ * memory and logs a warning. An explicitly set root that cannot be used makes be_sdk_start() fail with BE_ERR_IO.
+ * Directories are created 0700, files 0600.
+ */
+be_status be_config_set_storage_dir(be_config *config, const char *path);
+
+/**
+ * User-Agent for every request (copied). Default "blinkengage/VERSION (OS; ARCH)". A Moments payload "ua"
+ * overrides it for that request. "" restores the default.
+ */
+be_status be_config_set_user_agent(be_config *config, const char *user_agent);
+
+/** Timeout of each request in milliseconds, from start to last byte (default 15000). 0 is refused. */
+be_status be_config_set_timeout_ms(be_config *config, uint32_t timeout_ms);
+
+/** Development mode: every Moments request carries dev=1 (test offers, no activity recorded). Default off. */
+be_status be_config_set_development(be_config *config, int enabled);
+
+/** Where callbacks run (default BE_CALLBACKS_ON_SDK_THREAD). Other values are refused. */
+be_status be_config_set_callback_mode(be_config *config, be_callback_mode mode);
+
+/**
+ * Installs a log handler for messages at `min_level` and above. `fn` NULL removes the handler.
+ * See be_log_fn for its threading rules. `user_data` is passed back untouched.
+ */
+be_status be_config_set_log_handler(be_config *config, be_log_fn fn, be_log_level min_level, void *user_data);
+
+/**
+ * Limits of the durable tracking queue: at most `max_items` items (default 10000) no older than `max_age_s`
+ * seconds (default 86400). The oldest items beyond either limit are dropped and counted. 0 is refused.
+ */
+be_status be_config_set_outbox_limits(be_config *config, uint32_t max_items, uint32_t max_age_s);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Lifecycle                                                                                               */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/**
+ * Starts an SDK instance from a copy of `config`.
+ * @param out_sdk receives the instance, to be ended with be_sdk_shutdown(); set to NULL on failure.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL arguments; BE_ERR_IO when an explicitly configured storage
+ *         root cannot be used; BE_ERR_NO_MEMORY or BE_ERR_INVALID_STATE when a thread or libcurl cannot start.
+ */
+be_status be_sdk_start(const be_config *config, be_sdk **out_sdk);
+
+/**
+ * Dispatch mode only: runs up to `max_callbacks` queued callbacks (all of them when <= 0) on the calling thread.
+ * @return how many callbacks ran; 0 in the other mode, for NULL, or when none waited.
+ */
+int be_sdk_dispatch(be_sdk *sdk, int max_callbacks);
+
+/**
+ * Dispatch mode only: a descriptor that is readable while callbacks wait, for poll/epoll/GLib/libuv loops.
+ * Owned by the SDK: never read, write or close it; it stays valid until be_sdk_shutdown(). -1 in the other
+ * mode or for NULL.
+ */
+int be_sdk_dispatch_fd(be_sdk *sdk);
+
+/**
+ * Ends the instance and frees it. Cancels every request in flight at once and runs every callback still owed
+ * exactly once before returning: completed results as results, the rest with BE_CANCELLED_ERROR_DOMAIN.
+ * They run on the callback thread or, in dispatch mode, on the thread calling this. No callback and no log
+ * message follows its return. Waits at most about `timeout_ms` for work that is not a host callback.
+ * `sdk` is invalid afterwards. NULL does nothing. Called from one of this SDK's own callbacks it logs an error
+ * and does nothing.
+ */
+void be_sdk_shutdown(be_sdk *sdk, uint32_t timeout_ms);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Moments API                                                                                             */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/** A new, empty request. Free it with be_moments_request_free(). NULL only when out of memory. */
+be_moments_request *be_moments_request_new(void);
+
+/** Frees a request. NULL does nothing. A fetch already started keeps its own copy. */
+void be_moments_request_free(be_moments_request *request);
+
+/** `loyaltyboost` query parameter: "0", "1" or "2" (copied); NULL unsets it. Anything else: BE_ERR_INVALID_ARGUMENT. */
+be_status be_moments_request_set_loyaltyboost(be_moments_request *request, const char *value);
+
+/** `creative` query parameter: "0", or "1" for offers with an image only; NULL unsets it. Else BE_ERR_INVALID_ARGUMENT. */
+be_status be_moments_request_set_creative(be_moments_request *request, const char *value);
+
+/** `campaignId` query parameter: a non-empty id (copied); NULL unsets it; "" is BE_ERR_INVALID_ARGUMENT. */
+be_status be_moments_request_set_campaign_id(be_moments_request *request, const char *campaign_id);
+
+/** Development mode for this request (dev=1 in the payload), on top of be_config_set_development(). */
+be_status be_moments_request_set_development(be_moments_request *request, int enabled);
+
+/**
+ * Sets one payload attribute (both copied). Well-known keys: placement (strongly recommended), ua, ip,
+ * adpx_fp, pub_user_id, country, theme_id; any other key is a custom attribute sent unchanged. A NULL value
+ * removes the key. The key must be non-empty; both must be UTF-8. Past 10 custom attributes or 128-character
+ * values the library logs a warning and still sends.
+ */
+be_status be_moments_request_set_payload(be_moments_request *request, const char *key, const char *value);
+
+/**
+ * Fetches offers: POST {moments_url}/offers.json. The request is copied; the host may free it at once.
+ * @param callback receives the response or the error (domain BE_MOMENTS_ERROR_DOMAIN, or the cancellation
+ *        domain on shutdown), exactly once, on the callback thread or in be_sdk_dispatch().
+ * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL sdk/request/callback;
+ *         BE_ERR_INVALID_STATE after shutdown or in a forked child. On failure the callback never runs.
+ */
+be_status be_sdk_fetch_moments_offers(be_sdk *sdk, const be_moments_request *request, be_moments_callback callback,
+                                      void *user_data);
+
+/** Takes one more reference to `response` and returns it (NULL for NULL). End it with be_moments_response_release(). */
+be_moments_response *be_moments_response_retain(be_moments_response *response);
+
+/** Ends one reference. The response and everything borrowed from it go when the last reference goes. NULL: nothing. */
+void be_moments_response_release(be_moments_response *response);
+
+/** Number of offers (offers without an id are skipped while decoding). 0 for NULL. */
+size_t be_moments_response_offer_count(const be_moments_response *response);
+
+/** The offer at `index`, borrowed from the response; NULL when out of range or for NULL. */
+const be_offer *be_moments_response_offer_at(const be_moments_response *response, size_t index);
+
+/**
+ * A style by dotted path, e.g. "offerText.buttonYes.background", borrowed from the response. Strings as they are,
+ * numbers and booleans as their JSON text, objects and arrays as JSON text. "settings.*" paths read
+ * styles.settings first and fall back to data.settings key by key. NULL when absent, null or "".
+ */
+const char *be_moments_response_style(const be_moments_response *response, const char *path);
+
+/** The `privacy_url` of the answer, borrowed; NULL when absent. */
+const char *be_moments_response_privacy_url(const be_moments_response *response);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Offers. Every string is borrowed from the offer's owner (response or feed); NULL when absent or empty.   */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/** The offer's id as a decimal string. Never NULL for a valid offer. */
+const char *be_offer_id(const be_offer *offer);
+/** Title (the legacy key "name" is accepted on the wire). */
+const char *be_offer_title(const be_offer *offer);
+/** Description. */
+const char *be_offer_description(const be_offer *offer);
+/** Main image: the creative marked is_primary, else "image" (legacy "creative_url"). */
+const char *be_offer_image_url(const be_offer *offer);
+/** The click tracker URL the host opens on the positive CTA. */
+const char *be_offer_click_url(const be_offer *offer);
+/** Text of the positive CTA button. */
+const char *be_offer_cta_yes(const be_offer *offer);
+/** Text of the negative CTA button. */
+const char *be_offer_cta_no(const be_offer *offer);
+/** Terms and conditions as HTML. */
+const char *be_offer_terms_html(const be_offer *offer);
+
+/**
+ * Any top-level scalar of the offer by its wire name ("advertiser_name", "campaign_id", "is_loyaltyboost"):
+ * strings as they are, booleans as "true"/"false", numbers as sent (integers without a fraction).
+ * "title" and "image" fall back to the legacy "name" and "creative_url". NULL for objects, arrays, null, "".
+ */
+const char *be_offer_field(const be_offer *offer, const char *key);
+
+/** The whole offer object as JSON text (same content as received; key order and spacing may differ). */
+const char *be_offer_json(const be_offer *offer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLINKENGAGE_H */
