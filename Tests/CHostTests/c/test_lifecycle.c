@@ -1,0 +1,372 @@
+/* Lifecycle through the C API: both callback modes (the dispatch descriptor polled), shutdown with requests
+ * in flight, shutdown from inside a callback, the log handler, storage rules, the library section. */
+#include "test_support.h"
+
+#include <poll.h>
+#include <sys/stat.h>
+
+static be_moments_request *placement_request(void) {
+    be_moments_request *request = be_moments_request_new();
+    be_moments_request_set_payload(request, "placement", "checkout");
+    return request;
+}
+
+static void test_library_section(void) {
+    char expected[32];
+    snprintf(expected, sizeof expected, "%d.%d.%d", BE_VERSION_MAJOR, BE_VERSION_MINOR, BE_VERSION_PATCH);
+    CHECK_STR(be_version(), expected);
+    CHECK(BE_VERSION_AT_LEAST(0, 0, 1));
+    CHECK(!BE_VERSION_AT_LEAST(BE_VERSION_MAJOR + 1, 0, 0));
+    CHECK_STR(be_status_string(BE_OK), "ok");
+    CHECK_STR(be_status_string(BE_ERR_TIMEOUT), "timed out");
+    CHECK_STR(be_status_string((be_status)42), "unknown status");
+    CHECK(be_last_error_message() != NULL);
+}
+
+static void *fail_on_another_thread(void *unused) {
+    (void)unused;
+    be_config_set_timeout_ms(NULL, 5); /* sets that thread's message only */
+    return strstr(be_last_error_message(), "config") ? (void *)1 : NULL;
+}
+
+static void test_last_error_is_per_thread(void) {
+    pthread_t thread;
+    void *saw_own = NULL;
+    be_config *config = be_config_new("k");
+    CHECK_INT(be_config_set_moments_url(config, "ftp://example.com/x"), BE_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(be_last_error_message(), "http") != NULL);
+    pthread_create(&thread, NULL, fail_on_another_thread, NULL);
+    pthread_join(thread, &saw_own);
+    CHECK(saw_own != NULL);
+    CHECK(strstr(be_last_error_message(), "http") != NULL); /* untouched by the other thread */
+    be_config_free(config);
+}
+
+static void test_config_setters_validate(void) {
+    be_config *config = be_config_new("k");
+    static const char bad_utf8[] = {(char)0xFF, 0};
+    CHECK(be_config_new(NULL) == NULL);
+    CHECK(be_config_new(bad_utf8) == NULL);
+    CHECK_INT(be_config_set_moments_url(config, NULL), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_moments_url(config, "not a url"), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_moments_url(config, "file:///etc/passwd"), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_moments_url(config, "https://api.example.com/v4?x=1"), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_moments_url(config, "https://api.example.com/native/v4/"), BE_OK);
+    CHECK_INT(be_config_set_engage_url(config, "gopher://example.com"), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_engage_url(config, "http://127.0.0.1:1"), BE_OK);
+    CHECK_INT(be_config_set_zone_ad_url(config, "http://ads.example.com/adAPI.php"), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_zone_ad_url(config, "http://ads.example.com/adAPI.php?AdID={zone}"), BE_OK);
+    CHECK_INT(be_config_set_timeout_ms(config, 0), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_user_agent(config, "a\r\nX-Injected: 1"), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_user_agent(config, bad_utf8), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_callback_mode(config, (be_callback_mode)7), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_log_handler(config, NULL, (be_log_level)9, NULL), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_outbox_limits(config, 0, 10), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_outbox_limits(config, 100, 60), BE_OK);
+    CHECK_INT(be_config_set_storage_dir(config, ""), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_development(NULL, 1), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_sdk_start(NULL, NULL), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_sdk_start(config, NULL), BE_ERR_INVALID_ARGUMENT);
+    be_config_free(config);
+    be_config_free(NULL);
+}
+
+static void test_storage_directory_rules(void) {
+    char root[] = "/tmp/be-storage-XXXXXX";
+    char path[256];
+    char blocker[300];
+    struct stat info;
+    be_sdk *sdk = NULL;
+    be_config *config = be_config_new("demo-key");
+    FILE *file;
+    CHECK(mkdtemp(root) != NULL);
+    /* a root below a regular file cannot be created: BE_ERR_IO, and no SDK */
+    snprintf(blocker, sizeof blocker, "%s/file", root);
+    file = fopen(blocker, "w");
+    fclose(file);
+    snprintf(path, sizeof path, "%s/file/below", root);
+    CHECK_INT(be_config_set_storage_dir(config, path), BE_OK);
+    sdk = (be_sdk *)config; /* must be reset to NULL on failure */
+    CHECK_INT(be_sdk_start(config, &sdk), BE_ERR_IO);
+    CHECK(sdk == NULL);
+    /* a usable root: the key's directory is the FNV-1a hash of "demo-key", created 0700 */
+    snprintf(path, sizeof path, "%s/nested/root", root);
+    CHECK_INT(be_config_set_storage_dir(config, path), BE_OK);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    snprintf(path, sizeof path, "%s/nested/root/%s", root, "e2ed41de1f4541a8");
+    CHECK(stat(path, &info) == 0 && S_ISDIR(info.st_mode) && (info.st_mode & 0777) == 0700);
+    be_sdk_shutdown(sdk, 1000);
+    be_config_free(config);
+}
+
+/* ---- callbacks in dispatch mode ---------------------------------------------------------------------------- */
+
+static void test_dispatch_mode_runs_callbacks_on_the_polling_thread(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    test_result r;
+    be_moments_request *request = placement_request();
+    struct pollfd descriptor;
+    int fd, ran = 0, rounds = 0;
+    CHECK_INT(be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH), BE_OK);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    fd = be_sdk_dispatch_fd(sdk);
+    CHECK(fd >= 0);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    /* nothing runs until this thread dispatches */
+    while (ran < 2 && rounds++ < 600) {
+        descriptor.fd = fd;
+        descriptor.events = POLLIN;
+        if (poll(&descriptor, 1, 100) > 0) {
+            CHECK(descriptor.revents & POLLIN);
+            ran += be_sdk_dispatch(sdk, 1);
+        }
+    }
+    CHECK_INT(ran, 2);
+    CHECK_INT(r.calls, 2);
+    CHECK(pthread_equal(r.thread, pthread_self()));
+    /* drained: the descriptor is no longer readable and dispatch finds nothing */
+    descriptor.fd = fd;
+    descriptor.events = POLLIN;
+    CHECK_INT(poll(&descriptor, 1, 0), 0);
+    CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
+    be_sdk_shutdown(sdk, 1000);
+    be_config_free(config);
+    be_moments_request_free(request);
+    test_result_dispose(&r);
+}
+
+static void test_sdk_thread_mode_has_no_descriptor(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    test_result r;
+    be_moments_request *request = placement_request();
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    CHECK_INT(be_sdk_dispatch_fd(sdk), -1);
+    CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
+    CHECK_INT(be_sdk_dispatch_fd(NULL), -1);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    CHECK(!pthread_equal(r.thread, pthread_self()));
+    be_sdk_shutdown(sdk, 1000);
+    be_config_free(config);
+    be_moments_request_free(request);
+    test_result_dispose(&r);
+}
+
+/* ---- shutdown ------------------------------------------------------------------------------------------- */
+
+static void shutdown_with_requests_in_flight(be_callback_mode mode) {
+    enum { N = 8 };
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    test_result r[N];
+    be_moments_request *request = placement_request();
+    int i;
+    char *requests;
+    CHECK_INT(be_config_set_callback_mode(config, mode), BE_OK);
+    CHECK_INT(be_config_set_timeout_ms(config, 600000), BE_OK); /* only shutdown may end them */
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    sandbox_reset();
+    sandbox_fault("{\"hang\": true}");
+    for (i = 0; i < N; i++) {
+        test_result_init(&r[i]);
+        CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r[i]), BE_OK);
+    }
+    /* wait until the sandbox holds requests, so they are truly in flight (the rest wait for a connection) */
+    for (i = 0; i < 600; i++) {
+        int seen;
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        requests = sandbox_requests();
+        seen = count_occurrences(requests, "offers.json");
+        free(requests);
+        if (seen >= 2) break;
+        nanosleep(&pause, NULL); /* polling the sandbox's record: a condition, checked until it holds */
+    }
+    be_sdk_shutdown(sdk, 5000);
+    /* every callback ran exactly once, before shutdown returned, with the cancellation error */
+    for (i = 0; i < N; i++) {
+        CHECK_INT(r[i].calls, 1);
+        CHECK_STR(r[i].domain, BE_CANCELLED_ERROR_DOMAIN);
+        CHECK_INT(r[i].code, BE_CANCELLED_ERROR_SHUTDOWN);
+        if (mode == BE_CALLBACKS_ON_DISPATCH) CHECK(pthread_equal(r[i].thread, pthread_self()));
+        test_result_dispose(&r[i]);
+    }
+    sandbox_reset();
+    be_config_free(config);
+    be_moments_request_free(request);
+}
+
+static void test_shutdown_cancels_requests_in_flight_on_sdk_thread(void) {
+    shutdown_with_requests_in_flight(BE_CALLBACKS_ON_SDK_THREAD);
+}
+
+static void test_shutdown_cancels_requests_in_flight_in_dispatch_mode(void) {
+    shutdown_with_requests_in_flight(BE_CALLBACKS_ON_DISPATCH);
+}
+
+static void test_completed_results_arrive_as_results_at_shutdown(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    test_result r;
+    be_moments_request *request = placement_request();
+    int i;
+    CHECK_INT(be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH), BE_OK);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    /* wait until the result is queued (the descriptor turns readable), never dispatching it */
+    for (i = 0; i < 600; i++) {
+        struct pollfd descriptor;
+        descriptor.fd = be_sdk_dispatch_fd(sdk);
+        descriptor.events = POLLIN;
+        if (poll(&descriptor, 1, 100) > 0) break;
+    }
+    CHECK_INT(r.calls, 0);
+    be_sdk_shutdown(sdk, 1000);
+    CHECK_INT(r.calls, 1);
+    CHECK(!r.has_error);
+    CHECK_INT(be_moments_response_offer_count(r.response), 3);
+    be_config_free(config);
+    be_moments_request_free(request);
+    test_result_dispose(&r);
+}
+
+typedef struct {
+    be_sdk *sdk;
+    test_result result;
+    int fetch_status_inside;
+} reentrant_state;
+
+static void shutdown_from_inside(be_moments_response *response, const be_error *error, void *user_data) {
+    reentrant_state *state = user_data;
+    be_moments_request *request = placement_request();
+    (void)response;
+    be_sdk_shutdown(state->sdk, 1000); /* detected: logs an error and does nothing */
+    /* the SDK is still alive: calling it again from the callback works */
+    state->fetch_status_inside = be_sdk_fetch_moments_offers(state->sdk, request, on_moments, &state->result);
+    be_moments_request_free(request);
+    test_result_record(&state->result, error);
+}
+
+typedef struct {
+    pthread_mutex_t lock;
+    int errors;
+    int messages;
+    char last[512];
+} log_record;
+
+static void record_log(be_log_level level, const char *message, void *user_data) {
+    log_record *log = user_data;
+    pthread_mutex_lock(&log->lock);
+    log->messages++;
+    if (level == BE_LOG_ERROR) {
+        log->errors++;
+        snprintf(log->last, sizeof log->last, "%s", message);
+    }
+    pthread_mutex_unlock(&log->lock);
+}
+
+static void test_shutdown_from_own_callback_is_refused_and_logged(void) {
+    be_config *config = sandbox_config("demo-key");
+    reentrant_state state;
+    be_moments_request *request = placement_request();
+    log_record log;
+    memset(&log, 0, sizeof log);
+    pthread_mutex_init(&log.lock, NULL);
+    memset(&state, 0, sizeof state);
+    test_result_init(&state.result);
+    CHECK_INT(be_config_set_log_handler(config, record_log, BE_LOG_DEBUG, &log), BE_OK);
+    CHECK_INT(be_sdk_start(config, &state.sdk), BE_OK);
+    CHECK_INT(be_sdk_fetch_moments_offers(state.sdk, request, shutdown_from_inside, &state), BE_OK);
+    CHECK(test_result_wait(&state.result, 2)); /* the callback itself, then the fetch it started */
+    CHECK_INT(state.fetch_status_inside, BE_OK);
+    CHECK_INT(log.errors, 1);
+    CHECK(strstr(log.last, "be_sdk_shutdown") != NULL);
+    be_sdk_shutdown(state.sdk, 1000);
+    be_config_free(config);
+    be_moments_request_free(request);
+    test_result_dispose(&state.result);
+}
+
+static void test_log_handler_respects_its_level(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement_request();
+    log_record log;
+    test_result r;
+    int i;
+    char key[16];
+    char long_value[200];
+    memset(&log, 0, sizeof log);
+    pthread_mutex_init(&log.lock, NULL);
+    memset(long_value, 'x', sizeof long_value - 1);
+    long_value[sizeof long_value - 1] = 0;
+    /* past the documented limits: 11 custom attributes, a value of 199 characters: warned, still sent */
+    for (i = 0; i < 11; i++) {
+        snprintf(key, sizeof key, "custom_%d", i);
+        CHECK_INT(be_moments_request_set_payload(request, key, "v"), BE_OK);
+    }
+    CHECK_INT(be_moments_request_set_payload(request, "theme_id", long_value), BE_OK);
+    CHECK_INT(be_config_set_log_handler(config, record_log, BE_LOG_ERROR, &log), BE_OK);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    CHECK(!r.has_error);
+    be_sdk_shutdown(sdk, 1000);
+    CHECK_INT(log.messages, 0); /* warnings were below the handler's level */
+    test_result_dispose(&r);
+    be_config_free(config);
+
+    config = sandbox_config("demo-key");
+    memset(&log, 0, sizeof log);
+    pthread_mutex_init(&log.lock, NULL);
+    CHECK_INT(be_config_set_log_handler(config, record_log, BE_LOG_WARNING, &log), BE_OK);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    be_sdk_shutdown(sdk, 1000);
+    CHECK(log.messages >= 2); /* the attribute count and the long value */
+    test_result_dispose(&r);
+    be_config_free(config);
+    be_moments_request_free(request);
+}
+
+static void test_sdk_calls_after_config_free_use_the_copy(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    test_result r;
+    be_moments_request *request = placement_request();
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    be_config_free(config); /* the SDK copied it */
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    be_moments_request_free(request); /* the fetch copied it */
+    CHECK(test_result_wait(&r, 1));
+    CHECK(!r.has_error);
+    be_sdk_shutdown(sdk, 1000);
+    be_sdk_shutdown(NULL, 0);
+    test_result_dispose(&r);
+}
+
+int main(void) {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    RUN(test_library_section);
+    RUN(test_last_error_is_per_thread);
+    RUN(test_config_setters_validate);
+    RUN(test_storage_directory_rules);
+    RUN(test_dispatch_mode_runs_callbacks_on_the_polling_thread);
+    RUN(test_sdk_thread_mode_has_no_descriptor);
+    RUN(test_shutdown_cancels_requests_in_flight_on_sdk_thread);
+    RUN(test_shutdown_cancels_requests_in_flight_in_dispatch_mode);
+    RUN(test_completed_results_arrive_as_results_at_shutdown);
+    RUN(test_shutdown_from_own_callback_is_refused_and_logged);
+    RUN(test_log_handler_respects_its_level);
+    RUN(test_sdk_calls_after_config_free_use_the_copy);
+    return test_finish();
+}

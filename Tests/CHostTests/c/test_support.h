@@ -1,0 +1,222 @@
+/* Helpers for the C host tests: checks that count failures, a sandbox client (over libcurl, which the tests
+ * link directly), and waiting on conditions with generous timeouts instead of sleeping. */
+#ifndef BE_TEST_SUPPORT_H
+#define BE_TEST_SUPPORT_H
+
+#define _POSIX_C_SOURCE 200809L
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "blinkengage.h"
+
+static int test_failures = 0;
+static int test_checks = 0;
+
+#define CHECK(cond)                                                                                    \
+    do {                                                                                               \
+        test_checks++;                                                                                 \
+        if (!(cond)) {                                                                                 \
+            test_failures++;                                                                           \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                  \
+        }                                                                                              \
+    } while (0)
+
+#define CHECK_STR(actual, expected)                                                                    \
+    do {                                                                                               \
+        const char *a_ = (actual), *e_ = (expected);                                                   \
+        test_checks++;                                                                                 \
+        if ((a_ == NULL) != (e_ == NULL) || (a_ && strcmp(a_, e_) != 0)) {                             \
+            test_failures++;                                                                           \
+            fprintf(stderr, "%s:%d: %s is \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #actual,    \
+                    a_ ? a_ : "(null)", e_ ? e_ : "(null)");                                           \
+        }                                                                                              \
+    } while (0)
+
+#define CHECK_INT(actual, expected)                                                                    \
+    do {                                                                                               \
+        long long a_ = (long long)(actual), e_ = (long long)(expected);                                \
+        test_checks++;                                                                                 \
+        if (a_ != e_) {                                                                                \
+            test_failures++;                                                                           \
+            fprintf(stderr, "%s:%d: %s is %lld, expected %lld\n", __FILE__, __LINE__, #actual, a_, e_); \
+        }                                                                                              \
+    } while (0)
+
+#define RUN(test)                                                                                      \
+    do {                                                                                               \
+        int before_ = test_failures;                                                                   \
+        test();                                                                                        \
+        printf("%s %s\n", test_failures == before_ ? "ok  " : "FAIL", #test);                          \
+        fflush(stdout);                                                                                \
+    } while (0)
+
+/* The closing line: "N passed, N failed" counts checks. */
+static inline int test_finish(void) {
+    printf("%d passed, %d failed\n", test_checks - test_failures, test_failures);
+    return test_failures == 0 ? 0 : 1;
+}
+
+/* ---- the sandbox ------------------------------------------------------------------------------------ */
+
+static const char *sandbox_url(void) {
+    const char *url = getenv("BE_SANDBOX_URL");
+    if (!url) {
+        fprintf(stderr, "BE_SANDBOX_URL is not set\n");
+        exit(2);
+    }
+    return url;
+}
+
+typedef struct { char *data; size_t size; } test_buffer;
+
+static inline size_t test_buffer_write(char *data, size_t size, size_t count, void *user) {
+    test_buffer *buffer = user;
+    size_t n = size * count;
+    char *grown = realloc(buffer->data, buffer->size + n + 1);
+    if (!grown) return 0;
+    buffer->data = grown;
+    memcpy(buffer->data + buffer->size, data, n);
+    buffer->size += n;
+    buffer->data[buffer->size] = 0;
+    return n;
+}
+
+/* Calls a control endpoint; returns the answer's body (free it) or exits on failure. */
+static char *sandbox_call(const char *method, const char *path, const char *body) {
+    char url[512];
+    test_buffer buffer = {NULL, 0};
+    CURL *curl = curl_easy_init();
+    CURLcode rc;
+    snprintf(url, sizeof url, "%s%s", sandbox_url(), path);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, test_buffer_write);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &buffer);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    if (strcmp(method, "POST") == 0) curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body ? body : "");
+    rc = curl_easy_perform(curl);
+    curl_easy_cleanup(curl);
+    if (rc != CURLE_OK) {
+        fprintf(stderr, "sandbox call %s failed: %s\n", path, curl_easy_strerror(rc));
+        exit(2);
+    }
+    return buffer.data ? buffer.data : calloc(1, 1);
+}
+
+static inline void sandbox_reset(void) { free(sandbox_call("POST", "/_sandbox/reset", NULL)); }
+static inline void sandbox_fault(const char *json) { free(sandbox_call("POST", "/_sandbox/faults", json)); }
+/* Every request the sandbox recorded, as JSON text (free it). */
+static char *sandbox_requests(void) { return sandbox_call("GET", "/_sandbox/requests", NULL); }
+
+/* A loopback port nothing listens on: bind an ephemeral one, learn it, close it. */
+static inline int unused_port(void) {
+    struct sockaddr_in address;
+    socklen_t length = sizeof address;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) != 0 ||
+        getsockname(fd, (struct sockaddr *)&address, &length) != 0) {
+        fprintf(stderr, "cannot find an unused port\n");
+        exit(2);
+    }
+    close(fd);
+    return ntohs(address.sin_port);
+}
+
+/* Counts occurrences of `needle` in `haystack`. */
+static inline int count_occurrences(const char *haystack, const char *needle) {
+    int n = 0;
+    const char *p = haystack;
+    size_t len = strlen(needle);
+    while ((p = strstr(p, needle)) != NULL) { n++; p += len; }
+    return n;
+}
+
+/* ---- waiting for callbacks ---------------------------------------------------------------------------- */
+
+/* A callback's result, filled on whatever thread the SDK runs callbacks on. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int calls;
+    int has_error;
+    char domain[64];
+    int code;
+    int http_status;
+    char message[512];
+    be_moments_response *response; /* retained */
+    pthread_t thread;
+} test_result;
+
+static inline void test_result_init(test_result *r) {
+    memset(r, 0, sizeof *r);
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->changed, NULL);
+}
+
+static inline void test_result_record(test_result *r, const be_error *error) {
+    pthread_mutex_lock(&r->lock);
+    r->calls++;
+    r->thread = pthread_self();
+    if (error) {
+        r->has_error = 1;
+        snprintf(r->domain, sizeof r->domain, "%s", error->domain);
+        snprintf(r->message, sizeof r->message, "%s", error->message);
+        r->code = error->code;
+        r->http_status = error->http_status;
+    }
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Waits until the result has at least `calls` calls; 0 on timeout (60 s: generous, machines are shared). */
+static inline int test_result_wait(test_result *r, int calls) {
+    struct timespec deadline;
+    int ok = 1;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 60;
+    pthread_mutex_lock(&r->lock);
+    while (r->calls < calls) {
+        if (pthread_cond_timedwait(&r->changed, &r->lock, &deadline) == ETIMEDOUT) { ok = 0; break; }
+    }
+    pthread_mutex_unlock(&r->lock);
+    return ok;
+}
+
+static inline void test_result_dispose(test_result *r) {
+    be_moments_response_release(r->response);
+    pthread_mutex_destroy(&r->lock);
+    pthread_cond_destroy(&r->changed);
+}
+
+static inline void on_moments(be_moments_response *response, const be_error *error, void *user_data) {
+    test_result *r = user_data;
+    if (response) r->response = be_moments_response_retain(response);
+    test_result_record(r, error);
+}
+
+/* A config for the sandbox: its Moments URL, the sandbox's key, a fresh temporary storage root. */
+static be_config *sandbox_config(const char *api_key) {
+    char url[512];
+    char storage[] = "/tmp/be-test-XXXXXX";
+    be_config *config = be_config_new(api_key);
+    snprintf(url, sizeof url, "%s/native/v4", sandbox_url());
+    if (!config || be_config_set_moments_url(config, url) != BE_OK || !mkdtemp(storage) ||
+        be_config_set_storage_dir(config, storage) != BE_OK) {
+        fprintf(stderr, "cannot configure for the sandbox: %s\n", be_last_error_message());
+        exit(2);
+    }
+    return config;
+}
+
+#endif

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""A local stand-in for the BlinkEngage services: the Moments API, with switches for faults.
+
+Python standard library only. Listens on loopback, on an ephemeral port unless --port is given, and prints
+`listening on http://127.0.0.1:PORT` as its first line. Every request is recorded; tests read the record and
+set faults through the /_sandbox/ control endpoints:
+
+  GET  /_sandbox/requests          every request received, in order (method, path, query, headers, body)
+  POST /_sandbox/reset             forget requests and faults
+  POST /_sandbox/faults            add a fault rule (JSON), see Fault below
+  GET  /_sandbox/health            200 "ok"
+
+Services:
+  POST <any prefix>/offers.json    the Moments API (PROTOCOL.md section 1)
+"""
+
+import argparse
+import copy
+import gzip
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Fault:
+    """One fault rule, applied to requests whose path contains `path` (all when empty), `times` times
+    (for ever when 0).
+
+    Keys: latency_ms (delay before answering), status (answer with this status) and body (its raw text),
+    retry_after (a Retry-After header), malformed (a truncated JSON body), oversize (a body over 8 MiB),
+    gzip (compress the normal answer), drop (close the connection without answering), reset (send a TCP
+    reset), hang (never answer until the sandbox stops)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.path = spec.get("path", "")
+        self.remaining = int(spec.get("times", 0)) or None
+
+    def matches(self, path):
+        return self.path in path
+
+
+class Sandbox:
+    def __init__(self, api_key, fixtures):
+        self.api_key = api_key
+        self.lock = threading.Lock()
+        self.requests = []
+        self.faults = []
+        self.stopping = threading.Event()
+        with open(os.path.join(fixtures, "moments-offers.json"), encoding="utf-8") as f:
+            self.moments = json.load(f)
+
+    def record(self, entry):
+        with self.lock:
+            self.requests.append(entry)
+
+    def reset(self):
+        with self.lock:
+            self.requests = []
+            self.faults = []
+
+    def add_fault(self, spec):
+        with self.lock:
+            self.faults.append(Fault(spec))
+
+    def take_fault(self, path):
+        """The first live fault rule for `path`, counting one use of it."""
+        with self.lock:
+            for fault in self.faults:
+                if fault.matches(path) and (fault.remaining is None or fault.remaining > 0):
+                    if fault.remaining is not None:
+                        fault.remaining -= 1
+                    return fault.spec
+        return None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # Without this every keep-alive answer waits for the delayed ACK (about 44 ms).
+    disable_nagle_algorithm = True
+    sandbox: Sandbox = None
+
+    def log_message(self, format, *args):  # quiet: tests read the record instead
+        pass
+
+    def do_GET(self):
+        self.handle_any("GET")
+
+    def do_POST(self):
+        self.handle_any("POST")
+
+    # -- plumbing -------------------------------------------------------------------------------------------
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def send(self, status, body=b"", content_type="application/json", headers=None, compress=False):
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+        elif isinstance(body, str):
+            body = body.encode()
+        self.send_response(status)
+        if compress:
+            body = gzip.compress(body)
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def handle_any(self, method):
+        parts = urlsplit(self.path)
+        body = self.read_body()
+        if parts.path.startswith("/_sandbox/"):
+            return self.control(method, parts.path, body)
+        self.sandbox.record({
+            "method": method,
+            "path": parts.path,
+            "query": {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()},
+            "raw_query": parts.query,
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "body": body.decode("utf-8", "replace"),
+            "time": time.time(),
+        })
+        fault = self.sandbox.take_fault(parts.path)
+        if fault and self.apply_fault(fault):
+            return
+        compress = bool(fault and fault.get("gzip"))
+        if method == "POST" and parts.path.endswith("/offers.json"):
+            return self.moments_offers(parts, body, compress)
+        self.send(404, {"error": "no such endpoint: " + parts.path})
+
+    def apply_fault(self, fault):
+        """Applies a fault; True when the answer was sent (or withheld) by it."""
+        if fault.get("latency_ms"):
+            self.sandbox.stopping.wait(fault["latency_ms"] / 1000.0)
+        if fault.get("hang"):
+            self.sandbox.stopping.wait()
+            self.close_connection = True
+            return True
+        if fault.get("drop"):
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return True
+        if fault.get("reset"):
+            self.close_connection = True
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            return True
+        if fault.get("malformed"):
+            self.send(200, '{"data": {"offers": [{"id": 1, "title": "cut off')
+            return True
+        if fault.get("oversize"):
+            # Valid JSON, 9 MiB of it: only the size is wrong. Compressed, only the decoded size is.
+            padding = " " * (9 * 1024 * 1024)
+            self.send(200, '{"data": {"offers": []' + padding + "}}", compress=bool(fault.get("gzip")))
+            return True
+        if fault.get("status"):
+            headers = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else None
+            self.send(int(fault["status"]), fault.get("body", ""), headers=headers)
+            return True
+        return False
+
+    def control(self, method, path, body):
+        if path == "/_sandbox/requests" and method == "GET":
+            with self.sandbox.lock:
+                return self.send(200, list(self.sandbox.requests))
+        if path == "/_sandbox/reset" and method == "POST":
+            self.sandbox.reset()
+            return self.send(200, {"ok": True})
+        if path == "/_sandbox/faults" and method == "POST":
+            self.sandbox.add_fault(json.loads(body or b"{}"))
+            return self.send(200, {"ok": True})
+        if path == "/_sandbox/health":
+            return self.send(200, "ok", content_type="text/plain")
+        self.send(404, {"error": "no such control endpoint"})
+
+    # -- the Moments API --------------------------------------------------------------------------------------
+
+    def moments_offers(self, parts, body, compress):
+        query = parse_qs(parts.query, keep_blank_values=True)
+        if query.get("api_key", [""])[0] != self.sandbox.api_key:
+            return self.send(401, {"error": {"message": "invalid api_key"}})
+        for name, allowed in (("loyaltyboost", {"0", "1", "2"}), ("creative", {"0", "1"})):
+            if name in query and query[name][0] not in allowed:
+                return self.send(400, {"error": "invalid " + name})
+        if "campaignId" in query and not query["campaignId"][0]:
+            return self.send(400, {"error": "invalid campaignId"})
+        try:
+            payload = json.loads(body or b"{}")
+            if not isinstance(payload, dict) or not all(isinstance(v, str) for v in payload.values()):
+                raise ValueError
+        except ValueError:
+            return self.send(400, {"message": "the body must be a JSON object of strings"})
+
+        answer = copy.deepcopy(self.sandbox.moments)
+        offers = answer["data"]["offers"]
+        if query.get("creative", ["0"])[0] == "1":
+            offers = [o for o in offers if o.get("image") or any(c.get("is_primary") for c in o.get("creatives", []))]
+        if "campaignId" in query:
+            offers = [o for o in offers if str(o.get("campaign_id")) == query["campaignId"][0]]
+        if payload.get("dev") == "1":
+            for offer in offers:
+                offer["title"] = "[TEST] " + offer["title"]
+        answer["data"]["offers"] = offers
+        answer["data"]["count"] = len(offers)
+        self.send(200, answer, compress=compress)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: an ephemeral one)")
+    parser.add_argument("--api-key", default="demo-key", help="the API key the services accept")
+    parser.add_argument("--fixtures", default=os.path.join(HERE, "fixtures"))
+    parser.add_argument("--exit-on-stdin-eof", action="store_true",
+                        help="stop when standard input closes (so a test's server dies with the test)")
+    args = parser.parse_args()
+
+    sandbox = Sandbox(args.api_key, args.fixtures)
+    Handler.sandbox = sandbox
+    ThreadingHTTPServer.request_queue_size = 1024  # bursts of connections must not stall in the backlog
+    ThreadingHTTPServer.daemon_threads = True
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    print("listening on http://127.0.0.1:%d" % server.server_address[1], flush=True)
+
+    if args.exit_on_stdin_eof:
+        def watch_stdin():
+            while sys.stdin.buffer.read(4096):
+                pass
+            sandbox.stopping.set()
+            server.shutdown()
+        threading.Thread(target=watch_stdin, daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sandbox.stopping.set()
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
