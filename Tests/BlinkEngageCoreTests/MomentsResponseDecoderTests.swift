@@ -1,0 +1,118 @@
+@testable import BlinkEngageCore
+import TestSupport
+import Testing
+
+struct MomentsResponseDecoderTests {
+    func decode(_ text: String) -> Result<MomentsResponse, ServiceError> {
+        MomentsResponseDecoder.decode(.success(HTTPResponse(status: 200, body: Array(text.utf8))))
+    }
+
+    func code(_ result: Result<MomentsResponse, ServiceError>) -> Int? {
+        if case .failure(let error) = result { return error.code }
+        return nil
+    }
+
+    @Test func decodesEveryFieldOfTheFixture() throws {
+        let response = try MomentsResponseDecoder.decodeBody(try Fixtures.bytes("moments-offers.json"))
+        #expect(response.offers.map(\.id) == ["4001", "4002", "4003"])
+        let offer = response.offers[0]
+        let expected: [String: String?] = [
+            "id": "4001", "campaign_id": "1201", "title": "Get 90 days of Streamly Premium – free",
+            "description": "Streamly gives you a welcome reward when you sign up today. Offer 1 of the demo set.",
+            "click_url": "https://track.example.com/sdk/offer_click?o_id=4001&c_id=1201&p_id=1501&sess_id=5f2c0001e1&fp=USER_FP",
+            "image": "https://cdn.example.com/campaigns/1201/main.png", "mini_text": nil,
+            "terms_and_conditions": "<ul>\n <li>Must be 18 or older.</li>\n <li>New customers only.</li>\n</ul>",
+            "pixel": "https://track.example.com/sdk/v2/impression/p.png?o_id=4001&sess_id=5f2c0001e1&cbuster=%7Bcbuster%7D",
+            "adv_pixel_url": "https://adv.example.net/imp?o=4001&cb={cbuster}", "cta_yes": "Claim offer",
+            "cta_no": "No, thanks", "useraction_cta": nil, "useraction_url": nil,
+            "short_headline": "Streamly: welcome reward", "short_description": "Sign up and save.",
+            "advertiser_name": "Streamly", "is_loyaltyboost": "false", "loyaltyboost_requirements": nil,
+            "offerwall_url": "https://perks.example.com/", "qr_code_img": nil,
+        ]
+        for (key, value) in expected { #expect(offer.field(key) == value, "\(key)") }
+        #expect(offer.closeBeaconURL == "https://track.example.com/event/record/close?o_id=4001&sess_id=5f2c0001e1")
+        #expect(offer.noThanksBeaconURL == "https://track.example.com/event/record/no_thanks_click?o_id=4001&sess_id=5f2c0001e1")
+        #expect(offer.creatives == [Creative(
+            id: "9001", url: "https://cdn.example.com/c/9001.png", width: "600", height: "600", type: "image",
+            creativeType: "offer_image", isPrimary: true, aspectRatio: "1.0")])
+        #expect(offer.tags == ["demo"])
+        #expect(offer.mainImageURL == "https://cdn.example.com/c/9001.png")
+        #expect(response.offers[1].mainImageURL == "https://cdn.example.com/campaigns/1202/main.png")
+        #expect(response.offers[1].advertiserPixelURL == nil)
+        #expect(response.offers[2].mainImageURL == nil)
+        #expect(response.offers[2].field("is_loyaltyboost") == "true")
+        #expect(response.offers[2].field("loyaltyboost_requirements") == "Complete your first purchase")
+        #expect(response.privacyURL?.string == "https://www.example.com/privacy")
+        #expect(response.styles.text(atPath: "popup.borderRadius.bottom_left")?.string == "8px")
+        #expect(response.styles.text(atPath: "offerText.buttonNo.stroke")?.string == "#CCCCCC")
+        #expect(response.styles.text(atPath: "offerText.hide_adv_name")?.string == "false")
+        #expect(response.styles.text(atPath: "header.fontSize")?.string == "16")
+        #expect(response.styles.text(atPath: "footer.show_apx_links")?.string == "true")
+        #expect(response.styles.text(atPath: "settings.button_order")?.string == "yes_no")
+        #expect(response.styles.text(atPath: "popup.borderRadius")?.string
+            == #"{"top_left":"8px","top_right":"8px","bottom_right":"8px","bottom_left":"8px"}"#)
+    }
+
+    @Test func ignoresUnknownKeysAndTreatsNullAsAbsent() throws {
+        let response = try decode(#"""
+        {"data": {"offers": [{"id": 7, "title": null, "surprise": {"x": [1]}, "click_url": "", "beacons": null,
+          "creatives": null, "tags": null}], "styles": null, "privacy_url": null, "new_thing": 1}, "meta": {}}
+        """#).get()
+        let offer = response.offers[0]
+        #expect(offer.title == nil)
+        #expect(offer.clickURL == nil)
+        #expect(offer.closeBeaconURL == nil)
+        #expect(offer.creatives.isEmpty)
+        #expect(response.privacyURL == nil)
+        #expect(response.styles.text(atPath: "popup.background") == nil)
+        #expect(offer.jsonText.string.contains(#""surprise":{"x":[1]}"#))
+    }
+
+    @Test func acceptsTheLegacyAliases() throws {
+        let response = try decode(#"{"data": {"offers": [{"id": 8, "name": "Old title", "creative_url": "https://x/y.png"}]}}"#).get()
+        #expect(response.offers[0].title == "Old title")
+        #expect(response.offers[0].mainImageURL == "https://x/y.png")
+        #expect(response.offers[0].field("name") == "Old title")
+    }
+
+    @Test func settingsFallBackToDataSettingsKeyByKey() throws {
+        let response = try decode(#"""
+        {"data": {"offers": [{"id": 1}], "styles": {"settings": {"show_close": false}},
+                  "settings": {"show_close": true, "close_delay": 3}}}
+        """#).get()
+        #expect(response.styles.text(atPath: "settings.show_close")?.string == "false")
+        #expect(response.styles.text(atPath: "settings.close_delay")?.string == "3")
+        #expect(response.styles.text(atPath: "settings.other") == nil)
+    }
+
+    @Test func skipsOffersWithoutAnIdAndLogs() throws {
+        var logged: [String] = []
+        let result = MomentsResponseDecoder.decode(.success(HTTPResponse(status: 200, body: Array(
+            #"{"data": {"offers": [{"title": "no id"}, {"id": "12"}, {"id": 4.0e1}, {"id": 1.5}]}}"#.utf8)))) { logged.append($0) }
+        let response = try result.get()
+        #expect(response.offers.map(\.id) == ["12", "40"])
+        #expect(logged.count == 2)
+    }
+
+    @Test func errorTable() {
+        #expect(code(decode(#"{"data": {}}"#)) == 3)
+        #expect(code(decode(#"{"data": {"offers": []}}"#)) == 3)
+        #expect(code(decode(#"{"data": {"offers": [{"title": "no id"}]}}"#)) == 3)
+        #expect(code(decode(#"{"data": {"offers": {}}}"#)) == 4)
+        #expect(code(decode(#"{"data": {"offers": [1]}}"#)) == 4)
+        #expect(code(decode(#"{"data": {"offers": [{"id": 1, "beacons": []}]}}"#)) == 4)
+        #expect(code(decode(#"{"data": {"offers": [{"id": 1}], "styles": "dark"}}"#)) == 4)
+        #expect(code(decode(#"{"offers": []}"#)) == 4)
+        #expect(code(decode("not json")) == 4)
+        #expect(code(MomentsResponseDecoder.decode(.failure(.tooLarge(8)))) == 4)
+        #expect(code(MomentsResponseDecoder.decode(.failure(.network("reset")))) == 5)
+        #expect(code(MomentsResponseDecoder.decode(.failure(.timeout("slow")))) == 5)
+        let status = MomentsResponseDecoder.decode(.success(HTTPResponse(status: 429, body: Array(#"{"error": {"message": "slow down"}}"#.utf8))))
+        guard case .failure(let error) = status else { Issue.record("expected a failure"); return }
+        #expect(error.code == 6)
+        #expect(error.httpStatus == 429)
+        #expect(error.message == "HTTP status 429: slow down")
+        guard case .failure(let cancelled) = MomentsResponseDecoder.decode(.failure(.cancelled)) else { return }
+        #expect(cancelled.domain == .cancelled)
+    }
+}

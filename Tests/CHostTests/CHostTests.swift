@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Builds each C host test under Tests/CHostTests/c with the strict flags of the header's promise, links it
+/// against the built library, and runs it against its own sandbox.
+final class CHostTests: XCTestCase {
+    static let strictFlags = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
+
+    private func buildAndRun(_ name: String) throws {
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ProjectPaths.library.path),
+                      "\(ProjectPaths.library.path) is missing: build it first (make test does)")
+        let source = ProjectPaths.root.appendingPathComponent("Tests/CHostTests/c/\(name).c")
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("be-\(name)-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: binary) }
+        let library = ProjectPaths.libraryDirectory.path
+        let build = try Command.run("gcc", Self.strictFlags + [
+            "-I", ProjectPaths.root.appendingPathComponent("include").path, source.path, "-o", binary.path,
+            "-L", library, "-lblinkengage", "-lcurl", "-lpthread", "-Wl,-rpath,\(library)",
+        ])
+        XCTAssertEqual(build.status, 0, "compiling \(name).c failed:\n\(build.output)")
+        guard build.status == 0 else { return }
+
+        let sandbox = try SandboxProcess()
+        defer { sandbox.stop() }
+        let run = try Command.run(binary.path, [], environment: ["BE_SANDBOX_URL": sandbox.url])
+        XCTAssertEqual(run.status, 0, "\(name) failed:\n\(run.output)")
+        XCTAssertTrue(run.output.contains(" passed, 0 failed"), "\(name) printed no summary:\n\(run.output)")
+    }
+
+    func testMomentsOffersThroughTheCAPI() throws { try buildAndRun("test_moments") }
+
+    func testLifecycleCallbackModesAndShutdown() throws { try buildAndRun("test_lifecycle") }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The local sandbox server, started on an ephemeral loopback port for one test and stopped by it.
+///
+/// Its standard input is a pipe the test holds: if the test process dies, the pipe closes and the sandbox
+/// stops by itself (`--exit-on-stdin-eof`), so no server outlives its test.
+public final class SandboxProcess: @unchecked Sendable {
+    public let url: String
+    private let process: Process
+    private let input: Pipe
+
+    public init(apiKey: String = "demo-key", extraArguments: [String] = []) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", ProjectPaths.sandboxScript.path, "--exit-on-stdin-eof", "--api-key", apiKey] + extraArguments
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        // The first line names the port: "listening on http://127.0.0.1:PORT".
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: "http://") else {
+            process.terminate()
+            throw SandboxFailure(message: "the sandbox did not start: \(text)")
+        }
+        url = String(text[range.lowerBound...])
+    }
+
+    /// Stops the server and waits for it.
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+public struct SandboxFailure: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
