@@ -1,0 +1,40 @@
+# make demo   starts the sandbox, builds the library and runs the C examples against it
+# make test   runs every test (engine, C hosts, header/exports, valgrind, the release library)
+# make dist   builds the self-contained release library into dist/
+
+SWIFT     ?= swift
+VERSION   := $(shell sed -n 's/.*static let \(major\|minor\|patch\) = \([0-9]*\).*/\2/p' Sources/BlinkEngageCore/Model/LibraryVersion.swift | paste -sd.)
+DEBUG_DIR  = $(CURDIR)/.build/debug
+DIST       = $(CURDIR)/dist
+CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
+
+.PHONY: all deps build demo test dist clean
+
+all: build
+
+deps:
+	@scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build --product blinkengage
+
+demo: build
+	@scripts/demo.sh "$(DEBUG_DIR)"
+
+test: build dist
+	$(SWIFT) build --build-tests
+	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
+
+# The release library: Swift runtime linked in, only be_* exported, soname libblinkengage.so.1.
+dist: deps
+	$(SWIFT) build -c release --product blinkengage -Xswiftc -static-stdlib \
+	  -Xlinker --version-script=$(CURDIR)/packaging/blinkengage.map -Xlinker -soname=libblinkengage.so.1
+	rm -rf "$(DIST)" && mkdir -p "$(DIST)/lib/pkgconfig" "$(DIST)/include"
+	cp "$$($(SWIFT) build -c release --show-bin-path)/libblinkengage.so" "$(DIST)/lib/libblinkengage.so.1"
+	ln -s libblinkengage.so.1 "$(DIST)/lib/libblinkengage.so"
+	cp include/blinkengage.h "$(DIST)/include/"
+	sed -e 's|@PREFIX@|$(DIST)|' -e 's|@VERSION@|$(VERSION)|' packaging/blinkengage.pc.in > "$(DIST)/lib/pkgconfig/blinkengage.pc"
+	@echo "dist: $$(du -h "$(DIST)/lib/libblinkengage.so.1" | cut -f1) unstripped"
+
+clean:
+	rm -rf .build dist

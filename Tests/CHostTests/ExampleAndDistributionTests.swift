@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The examples a newcomer copies from, run as a host would run them, and the release library as it ships.
+final class ExampleAndDistributionTests: XCTestCase {
+    private var workDirectory: URL!
+
+    override func setUpWithError() throws {
+        workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("be-example-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: workDirectory)
+    }
+
+    /// Compiles an example with the strict flags against the library in `libraryDirectory`.
+    private func buildExample(_ name: String, libraryDirectory: String, includeDirectory: String) throws -> URL {
+        let binary = workDirectory.appendingPathComponent(name)
+        let build = try Command.run("gcc", CHostTests.strictFlags + [
+            "-I", includeDirectory, ProjectPaths.root.appendingPathComponent("examples-c/\(name).c").path,
+            "-o", binary.path, "-L", libraryDirectory, "-lblinkengage", "-lpthread", "-Wl,-rpath,\(libraryDirectory)",
+        ])
+        XCTAssertEqual(build.status, 0, build.output)
+        return binary
+    }
+
+    func testMomentsExampleRunsCleanUnderValgrind() throws {
+        let binary = try buildExample(
+            "moments_offers", libraryDirectory: ProjectPaths.libraryDirectory.path,
+            includeDirectory: ProjectPaths.root.appendingPathComponent("include").path)
+        let sandbox = try SandboxProcess()
+        defer { sandbox.stop() }
+        let run = try Command.run("valgrind", [
+            "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite", "--show-leak-kinds=definite",
+            binary.path, sandbox.url + "/native/v4", "demo-key", "checkout",
+        ])
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.contains("ERROR SUMMARY: 0 errors"), run.output)
+        XCTAssertTrue(run.output.contains("definitely lost: 0 bytes") || run.output.contains("no leaks are possible"), run.output)
+        XCTAssertTrue(run.output.contains("3 offers"), run.output)
+        XCTAssertTrue(run.output.contains("offerText.buttonYes.background   #1A73E8"), run.output)
+    }
+
+    private func distDirectory() throws -> URL {
+        guard let path = ProcessInfo.processInfo.environment["BE_DIST_DIR"], !path.isEmpty else {
+            throw XCTSkip("BE_DIST_DIR is not set: run `make test`, which builds the release library first")
+        }
+        return URL(fileURLWithPath: path)
+    }
+
+    func testReleaseLibraryExportsOnlyThePublicAPIUnderItsSoname() throws {
+        let library = try distDirectory().appendingPathComponent("lib/libblinkengage.so.1")
+        let nm = try Command.run("nm", ["-D", "--defined-only", library.path])
+        let globals = nm.output.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[1].count == 1, fields[1].uppercased() == fields[1] else { return nil }
+            return String(fields[2])
+        }
+        XCTAssertEqual(Set(globals), try HeaderExportTests.declaredFunctions())
+        let dynamic = try Command.run("readelf", ["-d", library.path])
+        XCTAssertTrue(dynamic.output.contains("Library soname: [libblinkengage.so.1]"), dynamic.output)
+    }
+
+    func testReleaseLibraryLoadsInACHostWithoutTheToolchain() throws {
+        let dist = try distDirectory()
+        let library = dist.appendingPathComponent("lib/libblinkengage.so.1")
+        // Found through pkg-config, as a host's build would find it.
+        let flags = try Command.run("pkg-config", ["--cflags", "--libs", "blinkengage"],
+                                    environment: ["PKG_CONFIG_PATH": dist.appendingPathComponent("lib/pkgconfig").path])
+        XCTAssertEqual(flags.status, 0, flags.output)
+        XCTAssertTrue(flags.output.contains("-lblinkengage"), flags.output)
+
+        let toolchain = try Command.run("sh", ["-c", "dirname \"$(dirname \"$(readlink -f \"$(command -v swift)\")\")\""])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let ldd = try Command.run("ldd", [library.path])
+        XCTAssertEqual(ldd.status, 0, ldd.output)
+        XCTAssertFalse(ldd.output.contains(toolchain), "the release library needs the toolchain:\n\(ldd.output)")
+        XCTAssertFalse(ldd.output.contains("swift"), ldd.output)
+        XCTAssertFalse(ldd.output.contains("not found"), ldd.output)
+
+        let binary = try buildExample(
+            "moments_offers", libraryDirectory: dist.appendingPathComponent("lib").path,
+            includeDirectory: dist.appendingPathComponent("include").path)
+        let sandbox = try SandboxProcess()
+        defer { sandbox.stop() }
+        // env -i: no PATH, no LD_LIBRARY_PATH, nothing of the toolchain's environment.
+        let run = try Command.run("/usr/bin/env", ["-i", binary.path, sandbox.url + "/native/v4", "demo-key", "checkout"])
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.contains("3 offers"), run.output)
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building and testing need on a fresh Debian machine with the Swift toolchain, or says
+# exactly what is missing when it cannot install.
+set -euo pipefail
+
+missing=()
+command -v swift >/dev/null || { echo "missing: the Swift toolchain (swift on PATH); install Swift 6.3 first" >&2; exit 1; }
+pkg-config --exists libcurl 2>/dev/null && [ -f /usr/include/x86_64-linux-gnu/curl/curl.h -o -f /usr/include/curl/curl.h ] \
+  || missing+=(libcurl4-openssl-dev)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v gcc >/dev/null || missing+=(gcc)
+command -v g++ >/dev/null || missing+=(g++)
+command -v python3 >/dev/null || missing+=(python3)
+command -v valgrind >/dev/null || missing+=(valgrind)
+command -v nm >/dev/null || missing+=(binutils)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+  echo "missing Debian packages: ${missing[*]}" >&2
+  echo "install them with: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}" >/dev/null
