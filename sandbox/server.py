@@ -36,7 +36,7 @@ class Fault:
 
     Keys: latency_ms (delay before answering), status (answer with this status) and body (its raw text),
     retry_after (a Retry-After header), malformed (a truncated JSON body), oversize (a body over 8 MiB),
-    gzip (compress the normal answer), drop (close the connection without answering), reset (send a TCP
+    gzip (compress the normal answer), redirect (answer 302 to this URL), drop (close the connection without answering), reset (send a TCP
     reset), hang (never answer until the sandbox stops)."""
 
     def __init__(self, spec):
@@ -131,6 +131,7 @@ class Handler(BaseHTTPRequestHandler):
             "raw_query": parts.query,
             "headers": {k.lower(): v for k, v in self.headers.items()},
             "body": body.decode("utf-8", "replace"),
+            "client_port": self.client_address[1],
             "time": time.time(),
         })
         fault = self.sandbox.take_fault(parts.path)
@@ -165,6 +166,9 @@ class Handler(BaseHTTPRequestHandler):
             # Valid JSON, 9 MiB of it: only the size is wrong. Compressed, only the decoded size is.
             padding = " " * (9 * 1024 * 1024)
             self.send(200, '{"data": {"offers": []' + padding + "}}", compress=bool(fault.get("gzip")))
+            return True
+        if fault.get("redirect"):
+            self.send(302, "", headers={"Location": fault["redirect"]})
             return True
         if fault.get("status"):
             headers = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else None
@@ -218,11 +222,27 @@ class Handler(BaseHTTPRequestHandler):
         self.send(200, answer, compress=compress)
 
 
+def self_signed_context():
+    """A TLS context with a throwaway self-signed certificate for 127.0.0.1, made with the openssl tool."""
+    import ssl
+    import subprocess
+    import tempfile
+    directory = tempfile.mkdtemp(prefix="be-sandbox-tls-")
+    cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-keyout", key, "-out", cert], check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: an ephemeral one)")
     parser.add_argument("--api-key", default="demo-key", help="the API key the services accept")
     parser.add_argument("--fixtures", default=os.path.join(HERE, "fixtures"))
+    parser.add_argument("--tls", action="store_true",
+                        help="serve https with a freshly made self-signed certificate (which clients must refuse)")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="stop when standard input closes (so a test's server dies with the test)")
     args = parser.parse_args()
@@ -232,7 +252,11 @@ def main():
     ThreadingHTTPServer.request_queue_size = 1024  # bursts of connections must not stall in the backlog
     ThreadingHTTPServer.daemon_threads = True
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    print("listening on http://127.0.0.1:%d" % server.server_address[1], flush=True)
+    scheme = "http"
+    if args.tls:
+        scheme = "https"
+        server.socket = self_signed_context().wrap_socket(server.socket, server_side=True)
+    print("listening on %s://127.0.0.1:%d" % (scheme, server.server_address[1]), flush=True)
 
     if args.exit_on_stdin_eof:
         def watch_stdin():

@@ -27,7 +27,7 @@ public final class SandboxProcess: @unchecked Sendable {
             line.append(byte)
         }
         let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: "http://") else {
+        guard let range = text.range(of: "http") else {
             process.terminate()
             throw SandboxFailure(message: "the sandbox did not start: \(text)")
         }
@@ -47,4 +47,24 @@ public final class SandboxProcess: @unchecked Sendable {
 public struct SandboxFailure: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+}
+
+extension SandboxProcess {
+    /// Calls a control endpoint with the curl tool (independent of the library under test).
+    @discardableResult
+    public func control(_ method: String, _ path: String, body: String? = nil) throws -> String {
+        var arguments = ["-sS", "-k", "-X", method, url + path]
+        if let body { arguments += ["--data-binary", body] }
+        let result = try Command.run("curl", arguments)
+        guard result.status == 0 else { throw SandboxFailure(message: "sandbox control \(path) failed: \(result.output)") }
+        return result.output
+    }
+
+    public func addFault(_ json: String) throws { try control("POST", "/_sandbox/faults", body: json) }
+
+    /// Every request recorded so far, decoded.
+    public func requests() throws -> [[String: Any]] {
+        let text = try control("GET", "/_sandbox/requests")
+        return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]) ?? []
+    }
 }

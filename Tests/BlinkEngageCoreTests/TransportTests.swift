@@ -1,0 +1,109 @@
+@testable import BlinkEngageCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The libcurl transport against the sandbox: connection reuse, protocol and redirect limits, TLS
+/// verification, the size cap and cancellation.
+@Suite(.serialized)
+final class TransportTests {
+    let sandbox: SandboxProcess
+    let transport: Transport
+
+    init() throws {
+        sandbox = try SandboxProcess()
+        transport = try Transport()
+    }
+
+    deinit {
+        transport.shutdown()
+        sandbox.stop()
+    }
+
+    /// Sends and waits (generously) for the completion.
+    func send(_ request: HTTPRequest, via transport: Transport? = nil) -> Result<HTTPResponse, TransportError> {
+        let box = ConditionLock<Result<HTTPResponse, TransportError>?>(nil)
+        (transport ?? self.transport).send(request) { outcome in box.withLock { $0 = outcome } }
+        return box.wait(until: { $0 != nil }, deadline: MonotonicClock.now() + 60_000_000_000) { $0 }!!
+    }
+
+    func get(_ path: String) -> HTTPRequest {
+        HTTPRequest(method: .get, url: sandbox.url + path, timeoutMilliseconds: 30_000)
+    }
+
+    @Test func reusesOneConnectionForSequentialRequests() throws {
+        for _ in 0..<5 { #expect((try? send(get("/nothing")).get().status) == 404) }
+        let ports = Set(try sandbox.requests().compactMap { $0["client_port"] as? Int })
+        #expect(ports.count == 1)
+    }
+
+    @Test func sendsNoAcceptHeaderUnlessAsked() throws {
+        _ = send(get("/plain"))
+        var withAccept = get("/json")
+        withAccept.headers = [("Accept", "application/json")]
+        _ = send(withAccept)
+        let headers = try sandbox.requests().map { $0["headers"] as? [String: String] ?? [:] }
+        #expect(headers[0]["accept"] == nil)
+        #expect(headers[1]["accept"] == "application/json")
+    }
+
+    @Test func followsRedirectsOnlyToHTTPAndAtMostFive() throws {
+        try sandbox.addFault(#"{"path": "/hop", "redirect": "/landing", "times": 1}"#)
+        #expect((try? send(get("/hop")).get().status) == 404)  // followed to /landing, which is not an endpoint
+        #expect(try sandbox.requests().map { $0["path"] as? String } == ["/hop", "/landing"])
+
+        try sandbox.addFault(#"{"path": "/to-file", "redirect": "file:///etc/passwd"}"#)
+        guard case .failure(.network(let detail)) = send(get("/to-file")) else { Issue.record("file:// was followed"); return }
+        #expect(detail.lowercased().contains("protocol"))
+
+        try sandbox.addFault(#"{"path": "/loop", "redirect": "/loop"}"#)
+        guard case .failure(.network(let loop)) = send(get("/loop")) else { Issue.record("a redirect loop ended well"); return }
+        #expect(loop.contains("redirect"))
+    }
+
+    @Test func beaconsDoNotFollowRedirects() throws {
+        try sandbox.addFault(#"{"path": "/pixel", "redirect": "/elsewhere"}"#)
+        var request = get("/pixel")
+        request.followRedirects = false
+        #expect((try? send(request).get().status) == 302)
+    }
+
+    @Test func refusesNonHTTPURLs() {
+        let request = HTTPRequest(method: .get, url: "file:///etc/passwd", timeoutMilliseconds: 1000)
+        guard case .failure(.network) = send(request) else { Issue.record("file:// was fetched"); return }
+    }
+
+    @Test func verifiesTLSCertificates() throws {
+        let tls = try SandboxProcess(extraArguments: ["--tls"])
+        defer { tls.stop() }
+        #expect(tls.url.hasPrefix("https://"))
+        let outcome = send(HTTPRequest(method: .get, url: tls.url + "/x", timeoutMilliseconds: 30_000))
+        guard case .failure(.network(let detail)) = outcome else { Issue.record("a self-signed certificate was accepted"); return }
+        #expect(detail.lowercased().contains("certificate"))
+    }
+
+    @Test func capsTheBodySize() throws {
+        try sandbox.addFault(#"{"oversize": true}"#)
+        #expect(send(get("/big")) == .failure(.tooLarge(HTTPRequest.defaultMaximumBodyBytes)))
+        var small = get("/small")
+        small.maximumBodyBytes = 10
+        try sandbox.control("POST", "/_sandbox/reset")
+        #expect(send(small) == .failure(.tooLarge(10)))  // the 404's JSON body is longer than 10 bytes
+    }
+
+    @Test func shutdownCompletesEveryRequestWithCancelled() throws {
+        try sandbox.addFault(#"{"hang": true}"#)
+        let local = try Transport()
+        let outcomes = ConditionLock<[Result<HTTPResponse, TransportError>]>([])
+        for _ in 0..<20 {
+            local.send(get("/hang")) { outcome in outcomes.withLock { $0.append(outcome) } }
+        }
+        local.shutdown()
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 20)
+        #expect(all.allSatisfy { $0 == .failure(.cancelled) })
+        // After shutdown a request completes at once, still exactly once.
+        let late = send(get("/late"), via: local)
+        #expect(late == .failure(.cancelled))
+    }
+}
