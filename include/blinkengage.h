@@ -220,7 +220,17 @@ int be_sdk_dispatch(be_sdk *sdk, int max_callbacks);
 int be_sdk_dispatch_fd(be_sdk *sdk);
 
 /**
- * Ends the instance and frees it. Cancels every request in flight at once and runs every callback still owed
+ * Tries every queued beacon and event now (ignoring backoff, honouring the server's Retry-After) and waits
+ * until everything queued before the call was delivered or dropped by rule. Blocks the calling thread.
+ * @return BE_OK; BE_ERR_TIMEOUT at the timeout, at once when a connection fails during this flush (the
+ *         network is down), or when another instance or process holds the storage directory (it delivers);
+ *         BE_ERR_INVALID_STATE after shutdown. Nothing is lost either way: what is left stays queued.
+ */
+be_status be_sdk_flush(be_sdk *sdk, uint32_t timeout_ms);
+
+/**
+ * Ends the instance and frees it. Flushes queued beacons and events for at most `timeout_ms` and keeps what is
+ * left on disk for the next start. Cancels every request in flight and runs every callback still owed
  * exactly once before returning: completed results as results, the rest with BE_CANCELLED_ERROR_DOMAIN.
  * They run on the callback thread or, in dispatch mode, on the thread calling this. No callback and no log
  * message follows its return. Waits at most about `timeout_ms` for work that is not a host callback.
@@ -321,6 +331,30 @@ const char *be_offer_field(const be_offer *offer, const char *key);
 
 /** The whole offer object as JSON text (same content as received; key order and spacing may differ). */
 const char *be_offer_json(const be_offer *offer);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Diagnostics                                                                                             */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/** Counters since be_sdk_start(). Set struct_size before the call: the struct may grow at its end. */
+typedef struct be_stats {
+    uint32_t struct_size;       /**< set by the caller to sizeof(be_stats) */
+    uint64_t requests_sent;     /**< HTTP requests started (fetches, beacons, event batches, ...) */
+    uint64_t beacons_queued, beacons_delivered, beacons_dropped;
+    uint64_t events_queued, events_delivered, events_dropped;
+    uint64_t dropped_rejected;  /**< refused by the server (4xx other than 401, 408, 429) */
+    uint64_t dropped_expired;   /**< older than the maximum age */
+    uint64_t dropped_overflow;  /**< oldest items pushed out by the queue cap */
+    uint64_t corrupt_records;   /**< unreadable records found on disk and skipped */
+    uint64_t queue_depth;       /**< items waiting for delivery */
+} be_stats;
+
+/**
+ * Fills `out_stats` up to its `struct_size` (a smaller, older struct gets only the fields it has).
+ * @return BE_ERR_INVALID_ARGUMENT for NULL or a struct_size smaller than the first field;
+ *         BE_ERR_INVALID_STATE after shutdown.
+ */
+be_status be_sdk_get_stats(be_sdk *sdk, be_stats *out_stats);
 
 #ifdef __cplusplus
 }

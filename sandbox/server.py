@@ -9,9 +9,13 @@ set faults through the /_sandbox/ control endpoints:
   POST /_sandbox/reset             forget requests and faults
   POST /_sandbox/faults            add a fault rule (JSON), see Fault below
   GET  /_sandbox/health            200 "ok"
+  GET  /_sandbox/events            events received: {"distinct": n, "total": n, "events": [first copy of each, in order]}
+  GET  /_sandbox/beacons           beacon hits: {"total": n, "hits": {path: count}, "order": [path, ...]}
 
 Services:
   POST <any prefix>/offers.json    the Moments API (PROTOCOL.md section 1)
+  POST /v1/events                  feed events (PROTOCOL.md section 2); repeats are dropped by event id
+  GET  /b/...                      tracking beacons: any path below /b/ answers 200 with a 1x1 GIF
 """
 
 import argparse
@@ -28,6 +32,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# A 1x1 transparent GIF, the answer to every beacon.
+GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
 
 
 class Fault:
@@ -54,6 +60,10 @@ class Sandbox:
         self.lock = threading.Lock()
         self.requests = []
         self.faults = []
+        self.events = {}        # id -> first copy, in arrival order
+        self.event_total = 0
+        self.beacon_hits = {}
+        self.beacon_order = []
         self.stopping = threading.Event()
         with open(os.path.join(fixtures, "moments-offers.json"), encoding="utf-8") as f:
             self.moments = json.load(f)
@@ -66,6 +76,10 @@ class Sandbox:
         with self.lock:
             self.requests = []
             self.faults = []
+            self.events = {}
+            self.event_total = 0
+            self.beacon_hits = {}
+            self.beacon_order = []
 
     def add_fault(self, spec):
         with self.lock:
@@ -140,6 +154,10 @@ class Handler(BaseHTTPRequestHandler):
         compress = bool(fault and fault.get("gzip"))
         if method == "POST" and parts.path.endswith("/offers.json"):
             return self.moments_offers(parts, body, compress)
+        if method == "POST" and parts.path == "/v1/events":
+            return self.events(parts, body)
+        if method == "GET" and parts.path.startswith("/b/"):
+            return self.beacon(parts)
         self.send(404, {"error": "no such endpoint: " + parts.path})
 
     def apply_fault(self, fault):
@@ -186,9 +204,46 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_sandbox/faults" and method == "POST":
             self.sandbox.add_fault(json.loads(body or b"{}"))
             return self.send(200, {"ok": True})
+        if path == "/_sandbox/events":
+            with self.sandbox.lock:
+                events = list(self.sandbox.events.values())
+                return self.send(200, {"distinct": len(events), "total": self.sandbox.event_total, "events": events})
+        if path == "/_sandbox/beacons":
+            with self.sandbox.lock:
+                return self.send(200, {"total": len(self.sandbox.beacon_order), "hits": dict(self.sandbox.beacon_hits),
+                                       "order": list(self.sandbox.beacon_order)})
         if path == "/_sandbox/health":
             return self.send(200, "ok", content_type="text/plain")
         self.send(404, {"error": "no such control endpoint"})
+
+    # -- events and beacons -----------------------------------------------------------------------------------
+
+    def events(self, parts, body):
+        query = parse_qs(parts.query)
+        if query.get("api_key", [""])[0] != self.sandbox.api_key:
+            return self.send(401, {"error": "invalid api_key"})
+        try:
+            batch = json.loads(body)
+            events = batch["events"]
+            if not isinstance(events, list) or not 1 <= len(events) <= 100:
+                raise ValueError("a batch holds 1 to 100 events")
+            for event in events:
+                if not isinstance(event, dict) or not isinstance(event.get("id"), str) or not event.get("type"):
+                    raise ValueError("every event needs an id and a type")
+        except (ValueError, KeyError, TypeError) as error:
+            return self.send(400, {"error": "bad batch: %s" % error})
+        with self.sandbox.lock:
+            for event in events:
+                self.sandbox.event_total += 1
+                self.sandbox.events.setdefault(event["id"], event)
+        self.send(200, {"accepted": len(events)})
+
+
+    def beacon(self, parts):
+        with self.sandbox.lock:
+            self.sandbox.beacon_hits[parts.path] = self.sandbox.beacon_hits.get(parts.path, 0) + 1
+            self.sandbox.beacon_order.append(parts.path)
+        self.send(200, GIF, content_type="image/gif")
 
     # -- the Moments API --------------------------------------------------------------------------------------
 

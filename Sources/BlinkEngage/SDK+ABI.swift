@@ -30,3 +30,41 @@ public func be_sdk_shutdown(_ sdk: OpaquePointer?, _ timeout_ms: UInt32) {
     guard engine.shutdown(timeoutMilliseconds: timeout_ms) else { return }
     Handle.release(sdk, as: SDK.self)
 }
+
+@c @implementation
+public func be_sdk_flush(_ sdk: OpaquePointer?, _ timeout_ms: UInt32) -> be_status {
+    statusCall { () throws(EngineFailure) in
+        guard let engine = Handle.object(sdk, as: SDK.self) else { throw .invalidArgument("sdk is NULL") }
+        try engine.flush(timeoutMilliseconds: timeout_ms)
+    }
+}
+
+@c @implementation
+public func be_sdk_get_stats(_ sdk: OpaquePointer?, _ out_stats: UnsafeMutablePointer<be_stats>?) -> be_status {
+    statusCall { () throws(EngineFailure) in
+        guard let engine = Handle.object(sdk, as: SDK.self) else { throw .invalidArgument("sdk is NULL") }
+        guard let out_stats else { throw .invalidArgument("out_stats is NULL") }
+        let size = Int(out_stats.pointee.struct_size)
+        guard size >= MemoryLayout<UInt32>.size else { throw .invalidArgument("out_stats->struct_size is not set") }
+        let statistics = try engine.statistics()
+        var filled = be_stats()
+        filled.struct_size = UInt32(min(size, MemoryLayout<be_stats>.size))
+        filled.requests_sent = statistics.requestsSent
+        filled.beacons_queued = statistics.outbox.beaconsQueued
+        filled.beacons_delivered = statistics.outbox.beaconsDelivered
+        filled.beacons_dropped = statistics.outbox.beaconsDropped
+        filled.events_queued = statistics.outbox.eventsQueued
+        filled.events_delivered = statistics.outbox.eventsDelivered
+        filled.events_dropped = statistics.outbox.eventsDropped
+        filled.dropped_rejected = statistics.outbox.droppedRejected
+        filled.dropped_expired = statistics.outbox.droppedExpired
+        filled.dropped_overflow = statistics.outbox.droppedOverflow
+        filled.corrupt_records = statistics.outbox.corruptRecords
+        filled.queue_depth = statistics.outbox.queueDepth
+        // Copy only as many bytes as the caller's (possibly older, smaller) struct holds.
+        let byteCount = Int(filled.struct_size)
+        withUnsafeBytes(of: &filled) { source in
+            UnsafeMutableRawPointer(out_stats).copyMemory(from: source.baseAddress!, byteCount: byteCount)
+        }
+    }
+}

@@ -21,6 +21,8 @@ public final class SDK: @unchecked Sendable {
     let logger: Logger
     let transport: Transport
     let callbacks: CallbackQueue
+    /// The durable queue of beacons and events.
+    public let outbox: Outbox
     private let lifecycle = ConditionLock(Lifecycle())
     private let processID = getpid()
 
@@ -44,6 +46,13 @@ public final class SDK: @unchecked Sendable {
         transport = try Transport()
         do {
             callbacks = try CallbackQueue(mode: configuration.callbackMode)
+            outbox = try Outbox(
+                settings: Outbox.Settings(
+                    apiKey: configuration.apiKey, engageURL: configuration.engageURL,
+                    userAgent: configuration.effectiveUserAgent, timeoutMilliseconds: configuration.timeoutMilliseconds,
+                    maximumItems: Int(configuration.outboxMaximumItems),
+                    maximumAgeSeconds: Int64(configuration.outboxMaximumAgeSeconds)),
+                storageDirectory: storageDirectory, transport: transport, logger: logger)
         } catch {
             transport.shutdown()
             throw error
@@ -99,14 +108,27 @@ public final class SDK: @unchecked Sendable {
         }
     }
 
+    /// Waits until every beacon and event queued before the call is delivered or dropped by rule.
+    public func flush(timeoutMilliseconds: UInt32) throws(EngineFailure) {
+        let outcome = try hostCall { () throws(EngineFailure) in outbox.flush(timeoutMilliseconds: timeoutMilliseconds) }
+        switch outcome {
+        case .delivered: return
+        case .timedOut: throw .timeout("not everything was delivered within \(timeoutMilliseconds) ms")
+        case .offline: throw .timeout("the network is down: a connection failed during the flush")
+        case .notOwner: throw .timeout("another instance holds this storage directory and delivers its items")
+        }
+    }
+
     /// Dispatch mode: runs up to `maximum` queued callbacks here (all when <= 0).
     public func dispatch(maximum: Int) -> Int { callbacks.dispatch(maximum: maximum) }
 
     /// Dispatch mode: the descriptor that is readable while callbacks wait; -1 otherwise.
     public var dispatchDescriptor: Int32 { callbacks.readinessDescriptor }
 
-    /// How many HTTP requests this SDK has started.
-    public var requestsSent: UInt64 { transport.requestsSent }
+    /// Counters since start: requests and the tracking queue.
+    public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics) {
+        try hostCall { () throws(EngineFailure) in (transport.requestsSent, outbox.statistics) }
+    }
 
     public var isCurrentThreadInCallback: Bool { callbacks.isCurrentThreadInCallback }
 
@@ -125,8 +147,15 @@ public final class SDK: @unchecked Sendable {
         }
         guard first else { return true }
         _ = lifecycle.wait(until: { $0.activeCalls == 0 }) { _ in }
+        switch outbox.flush(timeoutMilliseconds: timeoutMilliseconds) {
+        case .delivered: break
+        case let outcome: logger.info("shutdown keeps undelivered tracking items on disk (\(outcome))")
+        }
+        outbox.stopDelivering()
         // Every request in flight completes now with `.cancelled`; their callbacks are queued on return.
+        // Cancelled sends keep their items: they are delivered after the next start.
         transport.shutdown()
+        outbox.close()
         callbacks.close()
         logger.debug("stopped")
         logger.close()

@@ -1,0 +1,455 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Supplies the Engage token for event batches and hears when the server refused it (PROTOCOL.md section 2).
+public protocol EventAuthorization: AnyObject, Sendable {
+    func bearerToken(forIdentity identity: String?) -> String?
+    /// The events endpoint answered 401: register again. The batch is retried either way, never dropped.
+    func tokenWasRefused(forIdentity identity: String?)
+}
+
+/// The durable queue of beacons and events: every item is on disk before `enqueue` returns and leaves the
+/// disk only once delivered (or dropped by rule). One thread decides what to send; the transport sends it.
+///
+/// Rules (PROTOCOL.md section 4): items start in queue order; beacons go one at a time per destination host;
+/// events go one batch (at most 100) at a time; failures back off exponentially with jitter, Retry-After is
+/// honoured; a failing item never holds back the ones behind it; other 4xx, the maximum age and the queue cap
+/// drop items and count why.
+public final class Outbox: @unchecked Sendable {
+    public struct Settings: Sendable {
+        public var apiKey: String
+        public var engageURL: String?
+        public var userAgent: String
+        public var timeoutMilliseconds: UInt32
+        public var maximumItems: Int
+        public var maximumAgeSeconds: Int64
+
+        public init(apiKey: String, engageURL: String?, userAgent: String, timeoutMilliseconds: UInt32,
+                    maximumItems: Int, maximumAgeSeconds: Int64) {
+            self.apiKey = apiKey
+            self.engageURL = engageURL
+            self.userAgent = userAgent
+            self.timeoutMilliseconds = timeoutMilliseconds
+            self.maximumItems = maximumItems
+            self.maximumAgeSeconds = maximumAgeSeconds
+        }
+    }
+
+    public enum FlushOutcome: Equatable, Sendable {
+        case delivered
+        case timedOut
+        /// A connection failed during the flush: the network is down, waiting longer would not help.
+        case offline
+        /// Another instance or process holds the storage directory's lock and delivers its items.
+        case notOwner
+    }
+
+    static let maximumBatch = 100
+    static let maximumBeaconsInFlight = 8
+    static let ownershipRetryNanoseconds: UInt64 = 250_000_000
+    static let rescanNanoseconds: UInt64 = 1_000_000_000
+    static let syncNanoseconds: UInt64 = 200_000_000
+
+    private struct Entry {
+        let item: OutboxItem
+        let host: String
+        var attempts = 0
+        /// Monotonic instant before which backoff keeps the item waiting (a flush may ignore it).
+        var notBefore: UInt64 = 0
+        /// Monotonic instant before which the server asked us not to retry (a flush honours it).
+        var serverNotBefore: UInt64 = 0
+        var inFlight = false
+        /// The store refused it (a full disk, say): it lives in memory only, and a rescan must not forget it.
+        var memoryOnly = false
+        /// The flush generation this item was last tried in, so a flush tries each item once.
+        var triedInFlush = 0
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// Queue order; may still list names already removed, which are skipped and compacted lazily.
+        var order: [String] = []
+        var statistics = OutboxStatistics()
+        var eventBatchInFlight = false
+        var busyBeaconHosts: Set<String> = []
+        var stopping = false
+        var wake = false
+        var flushGeneration = 0
+        var activeFlushes = 0
+        var connectionFailures = 0
+    }
+
+    private enum Work {
+        case events([OutboxItem], identity: String?)
+        case beacon(OutboxItem)
+    }
+
+    public let settings: Settings
+    private let store: OutboxStore
+    private let ownership: OwnershipLock?
+    private let transport: Transport
+    private let logger: Logger
+    private let state = ConditionLock(State())
+    private let authorization = Locked<(any EventAuthorization)?>(nil)
+    private let nameCounter = Locked<UInt64>(0)
+    private var thread: NativeThread?
+
+    /// - Parameter storageDirectory: the API key's directory, or nil to keep items in memory only.
+    init(settings: Settings, storageDirectory: String?, transport: Transport, logger: Logger) throws(EngineFailure) {
+        self.settings = settings
+        self.transport = transport
+        self.logger = logger
+        if let storageDirectory {
+            store = try DiskOutboxStore(storageDirectory: storageDirectory)
+            ownership = try OwnershipLock(directory: storageDirectory)
+        } else {
+            store = MemoryOutboxStore()
+            ownership = nil
+        }
+        if isOwner { reconcileWithStore() }
+        thread = try NativeThread(name: "be-outbox") { [unowned self] in self.deliveryLoop() }
+    }
+
+    public func setAuthorization(_ provider: (any EventAuthorization)?) { authorization.withLock { $0 = provider } }
+
+    /// Whether this instance may deliver (it holds the storage directory's lock, or works in memory).
+    public var isOwner: Bool { ownership?.tryAcquire() ?? true }
+
+    public var statistics: OutboxStatistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.queueDepth = UInt64(state.entries.count)
+            return statistics
+        }
+    }
+
+    // MARK: - Queueing
+
+    /// Queues a beacon URL durably.
+    public func enqueueBeacon(url: String) throws(EngineFailure) {
+        guard ServiceURL.isAbsoluteHTTP(url) else { throw .invalidArgument("not an http(s) beacon URL: \(url)") }
+        enqueue(.beacon(url: url))
+    }
+
+    /// Queues an event (its JSON object, carrying its own id) durably, to go out under `identity`.
+    public func enqueueEvent(json: String, identity: String?) throws(EngineFailure) {
+        guard settings.engageURL != nil else { throw .invalidState("no Engage URL is configured: events cannot be delivered") }
+        enqueue(.event(json: json, identity: identity))
+    }
+
+    private func enqueue(_ payload: OutboxItem.Payload) {
+        let item = OutboxItem(name: nextName(), createdMilliseconds: WallClock.milliseconds(), payload: payload)
+        var memoryOnly = false
+        do {
+            try store.write(item)
+        } catch {
+            // A full or broken disk must not lose what the host reported: it is delivered from memory, and
+            // survives anything but the death of this process.
+            logger.warning("could not store a tracking item (\(error.message)); keeping it in memory")
+            memoryOnly = true
+        }
+        let dropped = state.withLock { state -> [OutboxItem] in
+            state.entries[item.name] = Entry(item: item, host: Self.host(of: item), memoryOnly: memoryOnly)
+            state.order.append(item.name)
+            if item.isEvent { state.statistics.eventsQueued += 1 } else { state.statistics.beaconsQueued += 1 }
+            state.wake = true
+            return dropOverflow(&state)
+        }
+        for item in dropped { store.remove(item.name) }
+        if !dropped.isEmpty { logger.warning("tracking queue over its cap of \(settings.maximumItems): dropped the \(dropped.count) oldest") }
+    }
+
+    /// Names sort in queue order: wall-clock nanoseconds, then the process, then a counter.
+    private func nextName() -> String {
+        let counter = nameCounter.withLock { counter -> UInt64 in
+            counter += 1
+            return counter
+        }
+        func padded(_ value: UInt64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(WallClock.nanoseconds(), 20))-\(padded(UInt64(getpid()), 10))-\(padded(counter, 10))"
+    }
+
+    private static func host(of item: OutboxItem) -> String {
+        if case .beacon(let url) = item.payload { return BeaconURL.host(of: url) }
+        return ""
+    }
+
+    /// Drops the oldest items that are not being sent while the queue is over its cap.
+    private func dropOverflow(_ state: inout State) -> [OutboxItem] {
+        var dropped: [OutboxItem] = []
+        var excess = state.entries.count - settings.maximumItems
+        var index = 0
+        while excess > 0, index < state.order.count {
+            let name = state.order[index]
+            index += 1
+            guard let entry = state.entries[name], !entry.inFlight else { continue }
+            state.entries[name] = nil
+            state.statistics.countDrop(of: entry.item, .overflow)
+            dropped.append(entry.item)
+            excess -= 1
+        }
+        return dropped
+    }
+
+    // MARK: - Flush and stop
+
+    /// Tries every queued item now (ignoring backoff, honouring Retry-After) and waits until everything queued
+    /// before the call is delivered or dropped, at most `timeoutMilliseconds`.
+    public func flush(timeoutMilliseconds: UInt32) -> FlushOutcome {
+        defer { store.sync() }
+        guard isOwner else { return .notOwner }
+        let deadline = MonotonicClock.deadline(afterMilliseconds: timeoutMilliseconds)
+        let (pending, failuresBefore) = state.withLock { state -> (Set<String>, Int) in
+            state.activeFlushes += 1
+            state.flushGeneration += 1
+            state.wake = true
+            let deliverable = state.entries.filter { !$0.value.item.isEvent || settings.engageURL != nil }
+            return (Set(deliverable.keys), state.connectionFailures)
+        }
+        defer { state.withLock { $0.activeFlushes -= 1 } }
+        let outcome = state.wait(until: { state in
+            state.stopping || state.connectionFailures > failuresBefore || pending.allSatisfy { state.entries[$0] == nil }
+        }, deadline: deadline) { state -> FlushOutcome in
+            if pending.allSatisfy({ state.entries[$0] == nil }) { return .delivered }
+            return state.connectionFailures > failuresBefore ? .offline : .timedOut
+        }
+        return outcome ?? .timedOut
+    }
+
+    /// Stops the delivery thread. Sends in flight are left to the transport's shutdown, which cancels them
+    /// without touching their items.
+    func stopDelivering() {
+        state.withLock { $0.stopping = true }
+        thread?.join()
+        thread = nil
+    }
+
+    /// Forces everything to disk and gives up the storage directory's lock.
+    func close() {
+        store.sync()
+        ownership?.release()
+    }
+
+    // MARK: - The delivery thread
+
+    private func deliveryLoop() {
+        var nextOwnershipAttempt: UInt64 = 0
+        var lastRescan = MonotonicClock.now()
+        var lastSync = MonotonicClock.now()
+        while true {
+            let now = MonotonicClock.now()
+            if let ownership, !ownership.isHeld, now >= nextOwnershipAttempt {
+                nextOwnershipAttempt = now + Self.ownershipRetryNanoseconds
+                if ownership.tryAcquire() {
+                    logger.debug("took over the tracking queue of this storage directory")
+                    reconcileWithStore()
+                    lastRescan = now
+                }
+            }
+            let owner = ownership?.isHeld ?? true
+            if owner, ownership != nil, now - lastRescan >= Self.rescanNanoseconds {
+                reconcileWithStore()  // items queued by other processes on the same directory
+                lastRescan = now
+            }
+            if now - lastSync >= Self.syncNanoseconds {
+                store.sync()
+                lastSync = now
+            }
+            let (work, expired, wakeAt) = owner ? selectWork(now: now) : ([], [], UInt64.max)
+            for item in expired { store.remove(item.name) }
+            if !expired.isEmpty { logger.info("dropped \(expired.count) tracking items older than \(settings.maximumAgeSeconds) s") }
+            for unit in work { send(unit) }
+            let nap = min(wakeAt, MonotonicClock.now() + Self.ownershipRetryNanoseconds)
+            let stopping = state.wait(until: { $0.wake || $0.stopping }, deadline: nap) { state -> Bool in
+                state.wake = false
+                return state.stopping
+            }
+            if stopping == true { return }
+        }
+    }
+
+    /// Chooses what to send now and marks it in flight; drops expired items. Returns when to look again.
+    private func selectWork(now: UInt64) -> (work: [Work], expired: [OutboxItem], wakeAt: UInt64) {
+        let oldestAllowed = WallClock.milliseconds() - settings.maximumAgeSeconds * 1000
+        return state.withLock { state in
+            var work: [Work] = []
+            var expired: [OutboxItem] = []
+            var wakeAt = UInt64.max
+            var batch: [OutboxItem] = []
+            var batchIdentity: String?
+            var beaconsInFlight = state.entries.values.count(where: { $0.inFlight && !$0.item.isEvent })
+            let flushing = state.activeFlushes > 0
+            var live: [String] = []
+            live.reserveCapacity(state.entries.count)
+            for name in state.order {
+                guard var entry = state.entries[name] else { continue }
+                if entry.item.createdMilliseconds < oldestAllowed, !entry.inFlight {
+                    state.entries[name] = nil
+                    state.statistics.countDrop(of: entry.item, .expired)
+                    expired.append(entry.item)
+                    continue
+                }
+                live.append(name)
+                guard !entry.inFlight else { continue }
+                let backoffOver = now >= entry.notBefore || (flushing && entry.triedInFlush < state.flushGeneration)
+                guard now >= entry.serverNotBefore, backoffOver else {
+                    wakeAt = min(wakeAt, max(entry.serverNotBefore, entry.notBefore))
+                    continue
+                }
+                switch entry.item.payload {
+                case .event(_, let identity):
+                    guard settings.engageURL != nil, !state.eventBatchInFlight, batch.count < Self.maximumBatch else { continue }
+                    if batch.isEmpty { batchIdentity = identity } else if identity != batchIdentity { continue }
+                    batch.append(entry.item)
+                case .beacon:
+                    guard beaconsInFlight < Self.maximumBeaconsInFlight, !state.busyBeaconHosts.contains(entry.host) else { continue }
+                    state.busyBeaconHosts.insert(entry.host)
+                    beaconsInFlight += 1
+                    work.append(.beacon(entry.item))
+                }
+                entry.inFlight = true
+                entry.triedInFlush = state.flushGeneration
+                state.entries[name] = entry
+            }
+            state.order = live
+            if !batch.isEmpty {
+                state.eventBatchInFlight = true
+                work.append(.events(batch, identity: batchIdentity))
+            }
+            return (work, expired, wakeAt)
+        }
+    }
+
+    private func send(_ work: Work) {
+        switch work {
+        case .beacon(let item):
+            guard case .beacon(let url) = item.payload else { return }
+            let request = HTTPRequest(
+                method: .get, url: BeaconURL.bustingCache(url), headers: [("User-Agent", settings.userAgent)],
+                timeoutMilliseconds: settings.timeoutMilliseconds, followRedirects: false)
+            transport.send(request) { [self] outcome in finish([item], outcome, isEvent: false, identity: nil) }
+        case .events(let items, let identity):
+            let request = eventBatchRequest(items, identity: identity)
+            transport.send(request) { [self] outcome in finish(items, outcome, isEvent: true, identity: identity) }
+        }
+    }
+
+    private func eventBatchRequest(_ items: [OutboxItem], identity: String?) -> HTTPRequest {
+        var body = #"{"events":["#
+        for (index, item) in items.enumerated() {
+            guard case .event(let json, _) = item.payload else { continue }
+            if index > 0 { body += "," }
+            body += json
+        }
+        body += "]}"
+        var headers = [("Content-Type", "application/json"), ("Accept", "application/json"), ("User-Agent", settings.userAgent)]
+        if let token = authorization.withLock({ $0 })?.bearerToken(forIdentity: identity) {
+            headers.append(("Authorization", "Bearer \(token)"))
+        }
+        let url = PercentEncoding.url((settings.engageURL ?? "") + "/v1/events", query: [("api_key", settings.apiKey)])
+        return HTTPRequest(method: .post, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: Array(body.utf8),
+                           timeoutMilliseconds: settings.timeoutMilliseconds)
+    }
+
+    /// Applies the verdict on one send to its items (runs on the transport thread).
+    private func finish(_ items: [OutboxItem], _ outcome: Result<HTTPResponse, TransportError>, isEvent: Bool, identity: String?) {
+        let now = MonotonicClock.now()
+        let nowSeconds = WallClock.milliseconds() / 1000
+        var removed: [String] = []
+        let verdict = state.withLock { state -> DeliveryVerdict in
+            let attempts = items.compactMap { state.entries[$0.name]?.attempts }.max() ?? 0
+            let verdict = RetryPolicy.verdict(outcome, isEvent: isEvent, attempts: attempts + 1, nowEpochSeconds: nowSeconds)
+            if case .failure(let error) = outcome, error != .cancelled { state.connectionFailures += 1 }
+            for item in items {
+                guard var entry = state.entries[item.name] else { continue }
+                entry.inFlight = false
+                switch verdict {
+                case .delivered:
+                    state.entries[item.name] = nil
+                    if isEvent { state.statistics.eventsDelivered += 1 } else { state.statistics.beaconsDelivered += 1 }
+                    removed.append(item.name)
+                    continue
+                case .reject:
+                    state.entries[item.name] = nil
+                    state.statistics.countDrop(of: item, .rejected)
+                    removed.append(item.name)
+                    continue
+                case .retry(let after, let serverAsked):
+                    entry.attempts += 1
+                    entry.notBefore = now + after
+                    if serverAsked { entry.serverNotBefore = now + after }
+                case .reauthorize:
+                    entry.attempts += 1
+                    entry.notBefore = now + RetryPolicy.backoffNanoseconds(attempts: 1)
+                case .untouched:
+                    break
+                }
+                state.entries[item.name] = entry
+            }
+            if isEvent { state.eventBatchInFlight = false } else if let item = items.first { state.busyBeaconHosts.remove(Self.host(of: item)) }
+            state.wake = true
+            return verdict
+        }
+        for name in removed { store.remove(name) }
+        switch verdict {
+        case .reject(let status):
+            logger.warning("dropped \(items.count) tracking item(s): the server refused them with \(status)")
+        case .reauthorize:
+            authorization.withLock { $0 }?.tokenWasRefused(forIdentity: identity)
+        default:
+            break
+        }
+    }
+
+    /// Brings the in-memory queue in line with the store: items other processes queued join it, unreadable
+    /// records are counted and skipped, items that vanished (delivered by an earlier owner) leave it.
+    private func reconcileWithStore() {
+        let names = store.names()
+        let known = state.withLock { Set($0.entries.keys) }
+        var loaded: [OutboxItem] = []
+        var corrupt = 0
+        for name in names where !known.contains(name) {
+            do {
+                if let item = try store.load(name) { loaded.append(item) }
+            } catch {
+                corrupt += 1
+            }
+        }
+        if corrupt > 0 { logger.warning("skipped \(corrupt) unreadable tracking record(s)") }
+        let onDisk = Set(names)
+        let dropped = state.withLock { state -> [OutboxItem] in
+            state.statistics.corruptRecords += UInt64(corrupt)
+            if store is DiskOutboxStore {
+                for (name, entry) in state.entries where !onDisk.contains(name) && !entry.inFlight && !entry.memoryOnly {
+                    state.entries[name] = nil
+                }
+            }
+            for item in loaded {
+                state.entries[item.name] = Entry(item: item, host: Self.host(of: item))
+            }
+            if !loaded.isEmpty {
+                state.order = state.entries.keys.sorted()
+                state.wake = true
+            }
+            return dropOverflow(&state)
+        }
+        for item in dropped { store.remove(item.name) }
+    }
+}
+
+/// Wall-clock time, for what must survive a restart (item ages, names across processes).
+enum WallClock {
+    static func nanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    static func milliseconds() -> Int64 { Int64(nanoseconds() / 1_000_000) }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The right to deliver a storage directory's items: `flock(2)` on a lock file this instance opens itself.
+/// flock belongs to the open file description, so two SDKs in one process exclude each other as well as two
+/// processes (fcntl locks would not); the kernel releases it when its owner dies, so a crashed owner's
+/// items pass to the next instance that starts.
+final class OwnershipLock: @unchecked Sendable {
+    private let descriptor: Int32
+    private let held = Locked(false)
+
+    init(directory: String) throws(EngineFailure) {
+        let path = directory + "/outbox.lock"
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { close(descriptor) }  // closing the description releases the lock
+
+    /// Takes the lock if it is free; true when this instance holds it (now or already).
+    func tryAcquire() -> Bool {
+        held.withLock { held in
+            if !held { held = flock(descriptor, LOCK_EX | LOCK_NB) == 0 }
+            return held
+        }
+    }
+
+    var isHeld: Bool { held.withLock { $0 } }
+
+    func release() {
+        held.withLock { held in
+            if held { flock(descriptor, LOCK_UN) }
+            held = false
+        }
+    }
+}
