@@ -47,6 +47,7 @@ public final class SandboxProcess: @unchecked Sendable {
 public struct SandboxFailure: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+    public init(message: String) { self.message = message }
 }
 
 extension SandboxProcess {

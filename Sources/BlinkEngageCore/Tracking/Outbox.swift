@@ -26,6 +26,8 @@ public final class Outbox: @unchecked Sendable {
         public var timeoutMilliseconds: UInt32
         public var maximumItems: Int
         public var maximumAgeSeconds: Int64
+        /// The first retry waits half to all of this; each further one doubles it (capped at 5 minutes).
+        public var firstRetryNanoseconds = RetryPolicy.firstRetryNanoseconds
 
         public init(apiKey: String, engageURL: String?, userAgent: String, timeoutMilliseconds: UInt32,
                     maximumItems: Int, maximumAgeSeconds: Int64) {
@@ -364,7 +366,9 @@ public final class Outbox: @unchecked Sendable {
         var removed: [String] = []
         let verdict = state.withLock { state -> DeliveryVerdict in
             let attempts = items.compactMap { state.entries[$0.name]?.attempts }.max() ?? 0
-            let verdict = RetryPolicy.verdict(outcome, isEvent: isEvent, attempts: attempts + 1, nowEpochSeconds: nowSeconds)
+            let verdict = RetryPolicy.verdict(
+                outcome, isEvent: isEvent, attempts: attempts + 1, nowEpochSeconds: nowSeconds,
+                firstRetry: settings.firstRetryNanoseconds)
             if case .failure(let error) = outcome, error != .cancelled { state.connectionFailures += 1 }
             for item in items {
                 guard var entry = state.entries[item.name] else { continue }
@@ -386,7 +390,7 @@ public final class Outbox: @unchecked Sendable {
                     if serverAsked { entry.serverNotBefore = now + after }
                 case .reauthorize:
                     entry.attempts += 1
-                    entry.notBefore = now + RetryPolicy.backoffNanoseconds(attempts: 1)
+                    entry.notBefore = now + RetryPolicy.backoffNanoseconds(attempts: 1, first: settings.firstRetryNanoseconds)
                 case .untouched:
                     break
                 }

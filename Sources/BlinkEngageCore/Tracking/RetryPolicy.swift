@@ -11,15 +11,17 @@ enum DeliveryVerdict: Equatable {
     case untouched
 }
 
-enum RetryPolicy {
-    static let firstRetryNanoseconds: UInt64 = 1_000_000_000
+public enum RetryPolicy {
+    public static let firstRetryNanoseconds: UInt64 = 1_000_000_000
     static let maximumBackoffNanoseconds: UInt64 = 300 * 1_000_000_000
     static let maximumRetryAfterSeconds: UInt64 = 3600
 
     /// Exponential backoff with jitter: attempt 1 waits 0.5–1 s, doubling up to a 5-minute cap.
-    static func backoffNanoseconds(attempts: Int, random: (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) -> UInt64 {
+    static func backoffNanoseconds(
+        attempts: Int, first: UInt64 = firstRetryNanoseconds, random: (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
+    ) -> UInt64 {
         let exponent = min(max(attempts - 1, 0), 20)
-        let ceiling = min(Double(firstRetryNanoseconds) * Double(1 << exponent), Double(maximumBackoffNanoseconds))
+        let ceiling = min(Double(first) * Double(1 << exponent), Double(maximumBackoffNanoseconds))
         return UInt64(ceiling * random(0.5...1.0))
     }
 
@@ -33,15 +35,17 @@ enum RetryPolicy {
 
     /// The verdict on one attempt. Beacons succeed on 2xx and 3xx (redirects are not followed); events on 2xx.
     static func verdict(
-        _ outcome: Result<HTTPResponse, TransportError>, isEvent: Bool, attempts: Int, nowEpochSeconds: Int64
+        _ outcome: Result<HTTPResponse, TransportError>, isEvent: Bool, attempts: Int, nowEpochSeconds: Int64,
+        firstRetry: UInt64 = firstRetryNanoseconds
     ) -> DeliveryVerdict {
+        let backoff = backoffNanoseconds(attempts: attempts, first: firstRetry)
         switch outcome {
         case .failure(.cancelled):
             return .untouched
         case .failure(.tooLarge):
-            return isEvent ? .retry(afterNanoseconds: backoffNanoseconds(attempts: attempts), serverAsked: false) : .delivered
+            return isEvent ? .retry(afterNanoseconds: backoff, serverAsked: false) : .delivered
         case .failure:
-            return .retry(afterNanoseconds: backoffNanoseconds(attempts: attempts), serverAsked: false)
+            return .retry(afterNanoseconds: backoff, serverAsked: false)
         case .success(let response):
             let status = response.status
             if (200..<300).contains(status) || (!isEvent && (300..<400).contains(status)) { return .delivered }
@@ -50,7 +54,7 @@ enum RetryPolicy {
                 if let seconds = retryAfterSeconds(response.headers["retry-after"], nowEpochSeconds: nowEpochSeconds) {
                     return .retry(afterNanoseconds: seconds * 1_000_000_000, serverAsked: true)
                 }
-                return .retry(afterNanoseconds: backoffNanoseconds(attempts: attempts), serverAsked: false)
+                return .retry(afterNanoseconds: backoff, serverAsked: false)
             }
             return .reject(status: status)
         }

@@ -1,0 +1,260 @@
+@testable import BlinkEngageCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The durable outbox against the sandbox: every item arrives through faults, drops are counted, order holds.
+@Suite(.serialized)
+final class OutboxDeliveryTests {
+    let sandbox: SandboxProcess
+    let transport: Transport
+    let storage: String
+
+    init() throws {
+        sandbox = try SandboxProcess()
+        transport = try Transport()
+        storage = NSTemporaryDirectory() + "be-outbox-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        transport.shutdown()
+        sandbox.stop()
+        try? FileManager.default.removeItem(atPath: storage)
+    }
+
+    func makeOutbox(maximumItems: Int = 10_000, maximumAgeSeconds: Int64 = 86_400, timeout: UInt32 = 30_000,
+                    engageURL: String? = nil) throws -> Outbox {
+        var settings = Outbox.Settings(
+            apiKey: "demo-key", engageURL: engageURL ?? sandbox.url, userAgent: "outbox-tests", timeoutMilliseconds: timeout,
+            maximumItems: maximumItems, maximumAgeSeconds: maximumAgeSeconds)
+        settings.firstRetryNanoseconds = 20_000_000  // fast retries keep the test short; the rules are the same
+        return try Outbox(settings: settings, storageDirectory: storage, transport: transport,
+                          logger: Logger(handler: nil, minimumLevel: .error))
+    }
+
+    func stop(_ outbox: Outbox) {
+        outbox.stopDelivering()
+        outbox.close()
+    }
+
+    func event(_ id: String, type: String = "did_appear") -> String { #"{"id":"\#(id)","type":"\#(type)"}"# }
+
+    func sandboxEvents() throws -> (distinct: Int, total: Int, ids: [String]) {
+        let object = try JSONSerialization.jsonObject(with: Data(try sandbox.control("GET", "/_sandbox/events").utf8)) as! [String: Any]
+        let ids = (object["events"] as! [[String: Any]]).map { $0["id"] as! String }
+        return (object["distinct"] as! Int, object["total"] as! Int, ids)
+    }
+
+    func sandboxBeacons() throws -> (total: Int, hits: [String: Int], order: [String]) {
+        let object = try JSONSerialization.jsonObject(with: Data(try sandbox.control("GET", "/_sandbox/beacons").utf8)) as! [String: Any]
+        return (object["total"] as! Int, object["hits"] as! [String: Int], object["order"] as! [String])
+    }
+
+    /// Flushes until everything is delivered (each flush tries each item once), generously bounded.
+    func deliverAll(_ outbox: Outbox) {
+        for _ in 0..<200 where outbox.statistics.queueDepth > 0 {
+            _ = outbox.flush(timeoutMilliseconds: 2000)
+        }
+    }
+
+    @Test func deliversBeaconsWithFreshCacheBustersAndEventsInBatches() throws {
+        // Queue everything while another owner holds the directory, so the batches show their cap.
+        let blocker = try OwnershipLock(directory: storage)
+        #expect(blocker.tryAcquire())
+        let outbox = try makeOutbox()
+        defer { stop(outbox) }
+        try outbox.enqueueBeacon(url: sandbox.url + "/b/one?cb={cbuster}&x=%7BCBUSTER%7D&keep=%7Bother%7D")
+        for index in 0..<250 { try outbox.enqueueEvent(json: event("e\(index)"), identity: "user-1") }
+        blocker.release()
+        #expect(outbox.flush(timeoutMilliseconds: 60_000) == .delivered)
+
+        let beaconQuery = try sandbox.requests().first { ($0["path"] as? String) == "/b/one" }?["raw_query"] as? String
+        let parts = (beaconQuery ?? "").split(separator: "&").map(String.init)
+        #expect(parts.count == 3)
+        #expect(parts[0].hasPrefix("cb=") && UInt64(parts[0].dropFirst(3)) != nil)
+        #expect(parts[1].hasPrefix("x=") && UInt64(parts[1].dropFirst(2)) != nil)
+        #expect(parts[2] == "keep=%7Bother%7D")  // anything else is sent exactly as given
+
+        let events = try sandboxEvents()
+        #expect(events.ids == (0..<250).map { "e\($0)" })  // queue order
+        let batches = try sandbox.requests().filter { ($0["path"] as? String) == "/v1/events" }
+        #expect(batches.count == 3)  // 100 + 100 + 50
+        let headers = batches[0]["headers"] as? [String: String] ?? [:]
+        #expect(headers["content-type"] == "application/json")
+        #expect(batches[0]["raw_query"] as? String == "api_key=demo-key")
+        let statistics = outbox.statistics
+        #expect(statistics.eventsQueued == 250 && statistics.eventsDelivered == 250)
+        #expect(statistics.beaconsQueued == 1 && statistics.beaconsDelivered == 1)
+        #expect(statistics.queueDepth == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/outbox").filter { $0.hasSuffix(".item") }.isEmpty)
+    }
+
+    @Test func everyItemArrivesThrough5xxStormsResetsAndTimeouts() throws {
+        try sandbox.addFault(#"{"path": "/v1/events", "status": 503, "times": 4}"#)
+        try sandbox.addFault(#"{"path": "/b/", "status": 500, "times": 3}"#)
+        try sandbox.addFault(#"{"path": "/b/", "reset": true, "times": 2}"#)
+        try sandbox.addFault(#"{"path": "/b/", "hang": true, "times": 1}"#)
+        try sandbox.addFault(#"{"path": "/b/", "drop": true, "times": 2}"#)
+        let outbox = try makeOutbox(timeout: 500)
+        defer { stop(outbox) }
+        for index in 0..<20 {
+            try outbox.enqueueBeacon(url: sandbox.url + "/b/\(index)")
+            try outbox.enqueueEvent(json: event("s\(index)"), identity: nil)
+        }
+        deliverAll(outbox)
+        #expect(try sandboxEvents().distinct == 20)
+        let beacons = try sandboxBeacons()
+        #expect(Set(beacons.hits.keys) == Set((0..<20).map { "/b/\($0)" }))
+        #expect(outbox.statistics.eventsDelivered == 20)
+        #expect(outbox.statistics.beaconsDelivered == 20)
+        #expect(outbox.statistics.droppedRejected == 0)
+    }
+
+    @Test func honoursRetryAfterOn429() throws {
+        try sandbox.addFault(#"{"path": "/v1/events", "status": 429, "retry_after": 1, "times": 1}"#)
+        let outbox = try makeOutbox()
+        defer { stop(outbox) }
+        try outbox.enqueueEvent(json: event("late"), identity: nil)
+        deliverAll(outbox)
+        let times = try sandbox.requests().filter { ($0["path"] as? String) == "/v1/events" }.map { $0["time"] as! Double }
+        #expect(times.count == 2)
+        // The second attempt waited the second the server asked for (backoff alone would have waited ~20 ms).
+        #expect(times[1] - times[0] >= 0.95)
+        #expect(try sandboxEvents().ids == ["late"])
+    }
+
+    @Test func otherClientErrorsAreDroppedAndCountedNotRetried() throws {
+        try sandbox.addFault(#"{"path": "/b/gone", "status": 410}"#)
+        try sandbox.addFault(#"{"path": "/v1/events", "status": 400, "times": 1}"#)
+        let outbox = try makeOutbox()
+        defer { stop(outbox) }
+        try outbox.enqueueBeacon(url: sandbox.url + "/b/gone")
+        try outbox.enqueueEvent(json: event("bad"), identity: nil)
+        #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)  // dropped by rule counts as done
+        let statistics = outbox.statistics
+        #expect(statistics.droppedRejected == 2)
+        #expect(statistics.beaconsDropped == 1 && statistics.eventsDropped == 1)
+        #expect(try sandbox.requests().count == 2)  // one attempt each, no retry
+    }
+
+    @Test func capDropsTheOldestAndCountsThem() throws {
+        let blocker = try OwnershipLock(directory: storage)  // another owner: nothing is delivered meanwhile
+        #expect(blocker.tryAcquire())
+        let outbox = try makeOutbox(maximumItems: 5)
+        defer { stop(outbox) }
+        for index in 0..<8 { try outbox.enqueueBeacon(url: sandbox.url + "/b/\(index)") }
+        #expect(outbox.statistics.droppedOverflow == 3)
+        #expect(outbox.statistics.queueDepth == 5)
+        #expect(outbox.flush(timeoutMilliseconds: 1000) == .notOwner)
+        blocker.release()
+        let deadline = Date().addingTimeInterval(60)
+        while outbox.statistics.queueDepth > 0, Date() < deadline { _ = outbox.flush(timeoutMilliseconds: 1000) }
+        #expect(try sandboxBeacons().order == (3..<8).map { "/b/\($0)" })  // the newest five, in order
+    }
+
+    @Test func itemsOlderThanTheMaximumAgeAreDroppedAndCounted() throws {
+        // Records written by an earlier run, one of them two hours old.
+        let store = try DiskOutboxStore(storageDirectory: storage)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try store.write(OutboxItem(name: "00000000000000000001-0000000001-0000000001", createdMilliseconds: now - 7_200_000,
+                                   payload: .beacon(url: sandbox.url + "/b/old")))
+        try store.write(OutboxItem(name: "00000000000000000001-0000000001-0000000002", createdMilliseconds: now,
+                                   payload: .beacon(url: sandbox.url + "/b/new")))
+        let outbox = try makeOutbox(maximumAgeSeconds: 3600)
+        defer { stop(outbox) }
+        #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
+        #expect(outbox.statistics.droppedExpired == 1)
+        #expect(try sandboxBeacons().order == ["/b/new"])
+    }
+
+    @Test func corruptAndTruncatedRecordsAreSkippedAndCounted() throws {
+        let store = try DiskOutboxStore(storageDirectory: storage)
+        let good = OutboxItem(name: "00000000000000000002-0000000001-0000000001", createdMilliseconds: Int64(Date().timeIntervalSince1970 * 1000),
+                              payload: .event(json: event("survivor"), identity: nil))
+        try store.write(good)
+        let whole = OutboxRecordCodec.encode(OutboxItem(name: "x", createdMilliseconds: 1, payload: .beacon(url: sandbox.url + "/b/cut")))
+        try Data(whole.prefix(whole.count - 5)).write(to: URL(fileURLWithPath: storage + "/outbox/00000000000000000001-0000000001-0000000001.item"))
+        try Data("garbage\u{0}\u{1}".utf8).write(to: URL(fileURLWithPath: storage + "/outbox/00000000000000000001-0000000001-0000000002.item"))
+        var flipped = whole
+        flipped[flipped.count - 3] ^= 0x20  // same length, wrong checksum
+        try Data(flipped).write(to: URL(fileURLWithPath: storage + "/outbox/00000000000000000001-0000000001-0000000003.item"))
+        let outbox = try makeOutbox()
+        defer { stop(outbox) }
+        #expect(outbox.statistics.corruptRecords == 3)
+        #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
+        #expect(try sandboxEvents().ids == ["survivor"])
+        #expect(try sandboxBeacons().total == 0)
+    }
+
+    @Test func aDeadHostNeverHoldsBackTheOthers() throws {
+        let dead = "http://127.0.0.1:\(try unusedPort())/b/dead"
+        let outbox = try makeOutbox()
+        defer { stop(outbox) }
+        try outbox.enqueueBeacon(url: dead)
+        for index in 0..<5 { try outbox.enqueueBeacon(url: sandbox.url + "/b/\(index)") }
+        try outbox.enqueueEvent(json: event("alive"), identity: nil)
+        let deadline = Date().addingTimeInterval(60)
+        while outbox.statistics.queueDepth > 1, Date() < deadline { _ = outbox.flush(timeoutMilliseconds: 500) }
+        #expect(try sandboxBeacons().order == (0..<5).map { "/b/\($0)" })
+        #expect(try sandboxEvents().ids == ["alive"])
+        #expect(outbox.statistics.queueDepth == 1)  // the dead host's beacon, still queued, still retried
+    }
+
+    @Test func flushReturnsAtOnceWhenTheNetworkIsDown() throws {
+        let outbox = try makeOutbox(engageURL: "http://127.0.0.1:\(try unusedPort())")
+        defer { stop(outbox) }
+        try outbox.enqueueEvent(json: event("offline"), identity: nil)
+        let started = Date()
+        #expect(outbox.flush(timeoutMilliseconds: 120_000) == .offline)
+        // Not a speed limit: a refused connection answers at once; only a wait for the full timeout could fail this.
+        #expect(Date().timeIntervalSince(started) < 100)
+        #expect(outbox.statistics.queueDepth == 1)
+    }
+
+    @Test func unauthorizedEventsAskForANewTokenAndAreRetriedNotDropped() throws {
+        final class Tokens: EventAuthorization, @unchecked Sendable {
+            let refused = Locked(0)
+            func bearerToken(forIdentity identity: String?) -> String? { "token-\(refused.withLock { $0 })-\(identity ?? "")" }
+            func tokenWasRefused(forIdentity identity: String?) { refused.withLock { $0 += 1 } }
+        }
+        try sandbox.addFault(#"{"path": "/v1/events", "status": 401, "times": 1}"#)
+        let tokens = Tokens()
+        let outbox = try makeOutbox()
+        outbox.setAuthorization(tokens)
+        defer { stop(outbox) }
+        try outbox.enqueueEvent(json: event("authorized"), identity: "u1")
+        deliverAll(outbox)
+        #expect(tokens.refused.withLock { $0 } == 1)
+        let authorizations = try sandbox.requests().compactMap { ($0["headers"] as? [String: String])?["authorization"] }
+        #expect(authorizations == ["Bearer token-0-u1", "Bearer token-1-u1"])
+        #expect(try sandboxEvents().ids == ["authorized"])
+        #expect(outbox.statistics.eventsDropped == 0)
+    }
+
+    @Test func eventsAreRefusedWithoutAnEngageURL() throws {
+        var settings = Outbox.Settings(apiKey: "k", engageURL: nil, userAgent: "t", timeoutMilliseconds: 1000, maximumItems: 10, maximumAgeSeconds: 10)
+        settings.firstRetryNanoseconds = 1
+        let outbox = try Outbox(settings: settings, storageDirectory: nil, transport: transport, logger: Logger(handler: nil, minimumLevel: .error))
+        defer { stop(outbox) }
+        #expect(throws: EngineFailure.self) { try outbox.enqueueEvent(json: "{}", identity: nil) }
+        #expect(throws: EngineFailure.self) { try outbox.enqueueBeacon(url: "javascript:alert(1)") }
+    }
+}
+
+/// A loopback port nothing listens on.
+func unusedPort() throws -> Int {
+    let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socketDescriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+            bind(socketDescriptor, raw, length) == 0 && getsockname(socketDescriptor, raw, &length) == 0
+        }
+    }
+    guard bound else { throw SandboxFailure(message: "no free port") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
