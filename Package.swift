@@ -12,6 +12,7 @@ let package = Package(
         .target(name: "BlinkEngageCore", dependencies: ["CCurl"]),
         .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore", "CBlinkEngage"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),
         .testTarget(name: "CHostTests", dependencies: ["TestSupport"], exclude: ["c"]),
     ]

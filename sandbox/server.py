@@ -8,6 +8,7 @@ set faults through the /_sandbox/ control endpoints:
   GET  /_sandbox/requests          every request received, in order (method, path, query, headers, body)
   POST /_sandbox/reset             forget requests and faults
   POST /_sandbox/faults            add a fault rule (JSON), see Fault below
+  POST /_sandbox/faults/clear      forget the fault rules only (the record stays)
   GET  /_sandbox/health            200 "ok"
   GET  /_sandbox/events            events received: {"distinct": n, "total": n, "events": [first copy of each, in order]}
   GET  /_sandbox/beacons           beacon hits: {"total": n, "hits": {path: count}, "order": [path, ...]}
@@ -200,6 +201,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(200, list(self.sandbox.requests))
         if path == "/_sandbox/reset" and method == "POST":
             self.sandbox.reset()
+            return self.send(200, {"ok": True})
+        if path == "/_sandbox/faults/clear" and method == "POST":
+            with self.sandbox.lock:
+                self.sandbox.faults = []
             return self.send(200, {"ok": True})
         if path == "/_sandbox/faults" and method == "POST":
             self.sandbox.add_fault(json.loads(body or b"{}"))
