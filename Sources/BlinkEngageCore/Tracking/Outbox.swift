@@ -111,14 +111,22 @@ public final class Outbox: @unchecked Sendable {
             store = MemoryOutboxStore()
             ownership = nil
         }
-        if isOwner { reconcileWithStore() }
+        _ = isOwner  // takes the directory (and its items) when no one else has it
         thread = try NativeThread(name: "be-outbox") { [unowned self] in self.deliveryLoop() }
     }
 
     public func setAuthorization(_ provider: (any EventAuthorization)?) { authorization.withLock { $0 = provider } }
 
-    /// Whether this instance may deliver (it holds the storage directory's lock, or works in memory).
-    public var isOwner: Bool { ownership?.tryAcquire() ?? true }
+    /// Whether this instance may deliver (it holds the storage directory's lock, or works in memory). Takes
+    /// the lock when it is free, and then adopts every item in the directory, other processes' included.
+    public var isOwner: Bool {
+        guard let ownership else { return true }
+        if ownership.isHeld { return true }
+        guard ownership.tryAcquire() else { return false }
+        logger.debug("took over the tracking queue of this storage directory")
+        reconcileWithStore()
+        return true
+    }
 
     public var statistics: OutboxStatistics {
         state.withLock { state in
@@ -160,7 +168,6 @@ public final class Outbox: @unchecked Sendable {
             state.wake = true
             return dropOverflow(&state)
         }
-        for item in dropped { store.remove(item.name) }
         if !dropped.isEmpty { logger.warning("tracking queue over its cap of \(settings.maximumItems): dropped the \(dropped.count) oldest") }
     }
 
@@ -182,7 +189,7 @@ public final class Outbox: @unchecked Sendable {
         return ""
     }
 
-    /// Drops the oldest items that are not being sent while the queue is over its cap.
+    /// Drops (and deletes) the oldest items that are not being sent while the queue is over its cap.
     private func dropOverflow(_ state: inout State) -> [OutboxItem] {
         var dropped: [OutboxItem] = []
         var excess = state.entries.count - settings.maximumItems
@@ -191,6 +198,7 @@ public final class Outbox: @unchecked Sendable {
             let name = state.order[index]
             index += 1
             guard let entry = state.entries[name], !entry.inFlight else { continue }
+            store.remove(name)
             state.entries[name] = nil
             state.statistics.countDrop(of: entry.item, .overflow)
             dropped.append(entry.item)
@@ -248,11 +256,7 @@ public final class Outbox: @unchecked Sendable {
             let now = MonotonicClock.now()
             if let ownership, !ownership.isHeld, now >= nextOwnershipAttempt {
                 nextOwnershipAttempt = now + Self.ownershipRetryNanoseconds
-                if ownership.tryAcquire() {
-                    logger.debug("took over the tracking queue of this storage directory")
-                    reconcileWithStore()
-                    lastRescan = now
-                }
+                if isOwner { lastRescan = now }
             }
             let owner = ownership?.isHeld ?? true
             if owner, ownership != nil, now - lastRescan >= Self.rescanNanoseconds {
@@ -264,7 +268,6 @@ public final class Outbox: @unchecked Sendable {
                 lastSync = now
             }
             let (work, expired, wakeAt) = owner ? selectWork(now: now) : ([], [], UInt64.max)
-            for item in expired { store.remove(item.name) }
             if !expired.isEmpty { logger.info("dropped \(expired.count) tracking items older than \(settings.maximumAgeSeconds) s") }
             for unit in work { send(unit) }
             let nap = min(wakeAt, MonotonicClock.now() + Self.ownershipRetryNanoseconds)
@@ -292,6 +295,7 @@ public final class Outbox: @unchecked Sendable {
             for name in state.order {
                 guard var entry = state.entries[name] else { continue }
                 if entry.item.createdMilliseconds < oldestAllowed, !entry.inFlight {
+                    store.remove(name)
                     state.entries[name] = nil
                     state.statistics.countDrop(of: entry.item, .expired)
                     expired.append(entry.item)
@@ -363,7 +367,10 @@ public final class Outbox: @unchecked Sendable {
     private func finish(_ items: [OutboxItem], _ outcome: Result<HTTPResponse, TransportError>, isEvent: Bool, identity: String?) {
         let now = MonotonicClock.now()
         let nowSeconds = WallClock.milliseconds() / 1000
-        var removed: [String] = []
+        if isEvent, case .success(let response) = outcome, response.status == 401 {
+            // Before the batch becomes ready again, so its retry can carry the new token.
+            authorization.withLock { $0 }?.tokenWasRefused(forIdentity: identity)
+        }
         let verdict = state.withLock { state -> DeliveryVerdict in
             let attempts = items.compactMap { state.entries[$0.name]?.attempts }.max() ?? 0
             let verdict = RetryPolicy.verdict(
@@ -375,14 +382,14 @@ public final class Outbox: @unchecked Sendable {
                 entry.inFlight = false
                 switch verdict {
                 case .delivered:
+                    store.remove(item.name)  // before the entry goes, so a finished flush finds the disk clean
                     state.entries[item.name] = nil
                     if isEvent { state.statistics.eventsDelivered += 1 } else { state.statistics.beaconsDelivered += 1 }
-                    removed.append(item.name)
                     continue
                 case .reject:
+                    store.remove(item.name)
                     state.entries[item.name] = nil
                     state.statistics.countDrop(of: item, .rejected)
-                    removed.append(item.name)
                     continue
                 case .retry(let after, let serverAsked):
                     entry.attempts += 1
@@ -400,14 +407,8 @@ public final class Outbox: @unchecked Sendable {
             state.wake = true
             return verdict
         }
-        for name in removed { store.remove(name) }
-        switch verdict {
-        case .reject(let status):
+        if case .reject(let status) = verdict {
             logger.warning("dropped \(items.count) tracking item(s): the server refused them with \(status)")
-        case .reauthorize:
-            authorization.withLock { $0 }?.tokenWasRefused(forIdentity: identity)
-        default:
-            break
         }
     }
 
@@ -443,7 +444,7 @@ public final class Outbox: @unchecked Sendable {
             }
             return dropOverflow(&state)
         }
-        for item in dropped { store.remove(item.name) }
+        if !dropped.isEmpty { logger.warning("tracking queue over its cap: dropped the \(dropped.count) oldest") }
     }
 }
 

@@ -354,6 +354,43 @@ static void test_sdk_calls_after_config_free_use_the_copy(void) {
     test_result_dispose(&r);
 }
 
+static void test_flush_and_stats(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL, *second = NULL;
+    be_stats stats;
+    test_result r;
+    be_moments_request *request = placement_request();
+    struct { uint32_t struct_size; uint64_t requests_sent; } old_stats; /* an older, smaller be_stats */
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    CHECK_INT(be_sdk_flush(sdk, 1000), BE_OK); /* nothing queued */
+    CHECK_INT(be_sdk_flush(NULL, 1000), BE_ERR_INVALID_ARGUMENT);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    memset(&stats, 0xAB, sizeof stats);
+    stats.struct_size = sizeof stats;
+    CHECK_INT(be_sdk_get_stats(sdk, &stats), BE_OK);
+    CHECK_INT(stats.requests_sent, 1);
+    CHECK_INT(stats.queue_depth, 0);
+    CHECK_INT(stats.corrupt_records, 0);
+    memset(&old_stats, 0, sizeof old_stats);
+    old_stats.struct_size = sizeof old_stats;
+    CHECK_INT(be_sdk_get_stats(sdk, (be_stats *)(void *)&old_stats), BE_OK);
+    CHECK_INT(old_stats.requests_sent, 1);
+    stats.struct_size = 0;
+    CHECK_INT(be_sdk_get_stats(sdk, &stats), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_sdk_get_stats(sdk, NULL), BE_ERR_INVALID_ARGUMENT);
+    /* A second instance on the same storage directory does not deliver: its flush says so at once. */
+    CHECK_INT(be_sdk_start(config, &second), BE_OK);
+    CHECK_INT(be_sdk_flush(second, 60000), BE_ERR_TIMEOUT);
+    CHECK(strstr(be_last_error_message(), "another instance") != NULL);
+    be_sdk_shutdown(second, 1000);
+    be_sdk_shutdown(sdk, 1000);
+    be_config_free(config);
+    be_moments_request_free(request);
+    test_result_dispose(&r);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_library_section);
@@ -368,5 +405,6 @@ int main(void) {
     RUN(test_shutdown_from_own_callback_is_refused_and_logged);
     RUN(test_log_handler_respects_its_level);
     RUN(test_sdk_calls_after_config_free_use_the_copy);
+    RUN(test_flush_and_stats);
     return test_finish();
 }
