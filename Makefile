@@ -1,6 +1,7 @@
 # make demo   starts the sandbox, builds the library and runs the C examples against it
 # make test   runs every test (engine, C hosts, header/exports, valgrind, the release library)
 # make dist   builds the self-contained release library into dist/
+# make bench  runs the benchmarks under bench/
 
 SWIFT     ?= swift
 VERSION   := $(shell sed -n 's/.*static let \(major\|minor\|patch\) = \([0-9]*\).*/\2/p' Sources/BlinkEngageCore/Model/LibraryVersion.swift | paste -sd.)
@@ -8,7 +9,7 @@ DEBUG_DIR  = $(CURDIR)/.build/debug
 DIST       = $(CURDIR)/dist
 CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
-.PHONY: all deps build demo test dist clean
+.PHONY: all deps build demo test dist bench clean
 
 all: build
 
@@ -35,6 +36,10 @@ dist: deps
 	cp include/blinkengage.h "$(DIST)/include/"
 	sed -e 's|@PREFIX@|$(DIST)|' -e 's|@VERSION@|$(VERSION)|' packaging/blinkengage.pc.in > "$(DIST)/lib/pkgconfig/blinkengage.pc"
 	@echo "dist: $$(du -h "$(DIST)/lib/libblinkengage.so.1" | cut -f1) unstripped"
+
+# Side-by-side benchmarks (bench/), reported as ratios.
+bench: deps
+	@scripts/bench.sh
 
 clean:
 	rm -rf .build dist

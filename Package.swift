@@ -9,9 +9,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CBlinkEngage", path: "Sources/CBlinkEngage"),
-        .target(name: "BlinkEngageCore", dependencies: ["CCurl"]),
+        .systemLibrary(name: "CSystemShims", path: "Sources/CSystemShims"),
+        .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSystemShims"]),
         .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore", "CBlinkEngage"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .executableTarget(name: "OutboxBench", dependencies: ["BlinkEngageCore"], path: "bench/OutboxBench"),
         .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),
         .testTarget(name: "CHostTests", dependencies: ["TestSupport"], exclude: ["c"]),

@@ -77,6 +77,7 @@ public final class Outbox: @unchecked Sendable {
         var statistics = OutboxStatistics()
         var eventBatchInFlight = false
         var busyBeaconHosts: Set<String> = []
+        var beaconsInFlight = 0
         var stopping = false
         var wake = false
         var flushGeneration = 0
@@ -252,6 +253,7 @@ public final class Outbox: @unchecked Sendable {
         var nextOwnershipAttempt: UInt64 = 0
         var lastRescan = MonotonicClock.now()
         var lastSync = MonotonicClock.now()
+        var lastSweep: UInt64 = 0
         while true {
             let now = MonotonicClock.now()
             if let ownership, !ownership.isHeld, now >= nextOwnershipAttempt {
@@ -267,8 +269,11 @@ public final class Outbox: @unchecked Sendable {
                 store.sync()
                 lastSync = now
             }
-            let (work, expired, wakeAt) = owner ? selectWork(now: now) : ([], [], UInt64.max)
-            if !expired.isEmpty { logger.info("dropped \(expired.count) tracking items older than \(settings.maximumAgeSeconds) s") }
+            if owner, now - lastSweep >= Self.rescanNanoseconds {
+                sweep()
+                lastSweep = now
+            }
+            let (work, wakeAt) = owner ? selectWork(now: now) : ([], UInt64.max)
             for unit in work { send(unit) }
             let nap = min(wakeAt, MonotonicClock.now() + Self.ownershipRetryNanoseconds)
             let stopping = state.wait(until: { $0.wake || $0.stopping }, deadline: nap) { state -> Bool in
@@ -279,30 +284,26 @@ public final class Outbox: @unchecked Sendable {
         }
     }
 
-    /// Chooses what to send now and marks it in flight; drops expired items. Returns when to look again.
-    private func selectWork(now: UInt64) -> (work: [Work], expired: [OutboxItem], wakeAt: UInt64) {
-        let oldestAllowed = WallClock.milliseconds() - settings.maximumAgeSeconds * 1000
-        return state.withLock { state in
+    /// Chooses what to send now and marks it in flight. Stops scanning as soon as nothing more could be sent,
+    /// so a long queue waiting behind a batch in flight costs nothing per wake-up. Returns when to look again.
+    private func selectWork(now: UInt64) -> (work: [Work], wakeAt: UInt64) {
+        state.withLock { state in
             var work: [Work] = []
-            var expired: [OutboxItem] = []
             var wakeAt = UInt64.max
             var batch: [OutboxItem] = []
             var batchIdentity: String?
-            var beaconsInFlight = state.entries.values.count(where: { $0.inFlight && !$0.item.isEvent })
+            let eventsWanted = settings.engageURL != nil && !state.eventBatchInFlight
             let flushing = state.activeFlushes > 0
-            var live: [String] = []
-            live.reserveCapacity(state.entries.count)
+            // Delivered items leave from the front: forget their names before scanning.
+            let firstLive = state.order.firstIndex(where: { state.entries[$0] != nil }) ?? state.order.count
+            if firstLive > 0 { state.order.removeFirst(firstLive) }
             for name in state.order {
-                guard var entry = state.entries[name] else { continue }
-                if entry.item.createdMilliseconds < oldestAllowed, !entry.inFlight {
-                    store.remove(name)
-                    state.entries[name] = nil
-                    state.statistics.countDrop(of: entry.item, .expired)
-                    expired.append(entry.item)
-                    continue
+                let eventsFull = !eventsWanted || batch.count >= Self.maximumBatch
+                if eventsFull && state.beaconsInFlight >= Self.maximumBeaconsInFlight {
+                    wakeAt = min(wakeAt, now + Self.ownershipRetryNanoseconds)  // look again when something finishes
+                    break
                 }
-                live.append(name)
-                guard !entry.inFlight else { continue }
+                guard var entry = state.entries[name], !entry.inFlight else { continue }
                 let backoffOver = now >= entry.notBefore || (flushing && entry.triedInFlush < state.flushGeneration)
                 guard now >= entry.serverNotBefore, backoffOver else {
                     wakeAt = min(wakeAt, max(entry.serverNotBefore, entry.notBefore))
@@ -310,26 +311,50 @@ public final class Outbox: @unchecked Sendable {
                 }
                 switch entry.item.payload {
                 case .event(_, let identity):
-                    guard settings.engageURL != nil, !state.eventBatchInFlight, batch.count < Self.maximumBatch else { continue }
+                    guard !eventsFull else { continue }
                     if batch.isEmpty { batchIdentity = identity } else if identity != batchIdentity { continue }
                     batch.append(entry.item)
                 case .beacon:
-                    guard beaconsInFlight < Self.maximumBeaconsInFlight, !state.busyBeaconHosts.contains(entry.host) else { continue }
+                    guard state.beaconsInFlight < Self.maximumBeaconsInFlight, !state.busyBeaconHosts.contains(entry.host) else { continue }
                     state.busyBeaconHosts.insert(entry.host)
-                    beaconsInFlight += 1
+                    state.beaconsInFlight += 1
                     work.append(.beacon(entry.item))
                 }
                 entry.inFlight = true
                 entry.triedInFlush = state.flushGeneration
                 state.entries[name] = entry
             }
-            state.order = live
             if !batch.isEmpty {
                 state.eventBatchInFlight = true
                 work.append(.events(batch, identity: batchIdentity))
             }
-            return (work, expired, wakeAt)
+            return (work, wakeAt)
         }
+    }
+
+    /// Drops (and deletes) items older than the maximum age, and forgets removed names in the queue order.
+    private func sweep() {
+        let oldestAllowed = WallClock.milliseconds() - settings.maximumAgeSeconds * 1000
+        let expired = state.withLock { state -> Int in
+            var expired = 0
+            var live: [String] = []
+            live.reserveCapacity(state.entries.count)
+            for name in state.order {
+                guard let entry = state.entries[name] else { continue }
+                if entry.item.createdMilliseconds < oldestAllowed, !entry.inFlight {
+                    store.remove(name)
+                    state.entries[name] = nil
+                    state.statistics.countDrop(of: entry.item, .expired)
+                    expired += 1
+                } else {
+                    live.append(name)
+                }
+            }
+            state.order = live
+            if expired > 0 { state.wake = true }  // a flush may be waiting for exactly these
+            return expired
+        }
+        if expired > 0 { logger.info("dropped \(expired) tracking items older than \(settings.maximumAgeSeconds) s") }
     }
 
     private func send(_ work: Work) {
@@ -403,7 +428,12 @@ public final class Outbox: @unchecked Sendable {
                 }
                 state.entries[item.name] = entry
             }
-            if isEvent { state.eventBatchInFlight = false } else if let item = items.first { state.busyBeaconHosts.remove(Self.host(of: item)) }
+            if isEvent {
+                state.eventBatchInFlight = false
+            } else if let item = items.first {
+                state.busyBeaconHosts.remove(Self.host(of: item))
+                state.beaconsInFlight -= 1
+            }
             state.wake = true
             return verdict
         }

@@ -1,3 +1,4 @@
+internal import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,8 +23,8 @@ protocol OutboxStore: AnyObject, Sendable {
 /// crash at any instant leaves either the whole record or none. fsync is batched (`sync`).
 final class DiskOutboxStore: OutboxStore, @unchecked Sendable {
     let directory: String
-    /// Items written since the last `sync`.
-    private let unsynced = Locked<[String]>([])
+    /// Whether items were written since the last `sync`.
+    private let unsynced = Locked(false)
     static let suffix = ".item"
     static let temporarySuffix = ".tmp"
 
@@ -56,7 +57,7 @@ final class DiskOutboxStore: OutboxStore, @unchecked Sendable {
             unlink(temporary)
             throw .io("cannot store \(final): \(reason)")
         }
-        unsynced.withLock { $0.append(final) }
+        unsynced.withLock { $0 = true }
     }
 
     func remove(_ name: String) {
@@ -91,17 +92,17 @@ final class DiskOutboxStore: OutboxStore, @unchecked Sendable {
     }
 
     func sync() {
-        let paths = unsynced.withLock { paths -> [String] in
-            defer { paths = [] }
-            return paths
+        let pending = unsynced.withLock { pending -> Bool in
+            defer { pending = false }
+            return pending
         }
-        guard !paths.isEmpty else { return }
-        for path in paths + [directory] {  // the files, then the directory that names them
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { continue }  // delivered and removed meanwhile
-            fsync(descriptor)
-            close(descriptor)
-        }
+        guard pending else { return }
+        // One syncfs covers every file written since the last sync and the directory entries naming them,
+        // where fsync would need each file reopened (and many are delivered and gone by now).
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        be_syncfs(descriptor)
+        close(descriptor)
     }
 
     private func readFile(_ path: String) -> [UInt8]? {

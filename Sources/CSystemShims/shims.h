@@ -1,0 +1,11 @@
+/* Linux calls that Swift's Glibc module does not import (they need _GNU_SOURCE). static inline: no symbols. */
+#ifndef BLINKENGAGE_SYSTEM_SHIMS_H
+#define BLINKENGAGE_SYSTEM_SHIMS_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <unistd.h>
+
+/* Flushes the whole filesystem holding `fd` to stable storage: one call for a batch of written files. */
+static inline int be_syncfs(int fd) { return syncfs(fd); }
+#endif
