@@ -78,6 +78,12 @@ typedef struct be_error {
 #define BE_MOMENTS_ERROR_NETWORK 5           /**< no answer: DNS, connect, TLS, timeout, reset */
 #define BE_MOMENTS_ERROR_HTTP_STATUS 6       /**< a non-2xx answer; http_status holds it */
 
+/** Offer feed errors. Code 1 and 2 are distinct on purpose: 1 asks the host to set an identity, 2 means "off". */
+#define BE_OFFER_FEED_ERROR_DOMAIN "BlinkEngageOfferFeed"
+#define BE_OFFER_FEED_ERROR_NO_USER 1     /**< no registered user and no registration in progress */
+#define BE_OFFER_FEED_ERROR_UNAVAILABLE 2 /**< fetch failed or feature disabled remotely: treat as off,
+                                               do not retry in a loop */
+
 /** The SDK shut down before the operation completed (code 1). */
 #define BE_CANCELLED_ERROR_DOMAIN "BlinkEngageCancelled"
 #define BE_CANCELLED_ERROR_SHUTDOWN 1
@@ -91,6 +97,13 @@ typedef enum be_callback_mode {
 /** Severity of a log message. */
 typedef enum be_log_level { BE_LOG_DEBUG = 0, BE_LOG_INFO = 1, BE_LOG_WARNING = 2, BE_LOG_ERROR = 3 } be_log_level;
 
+/** What a feed event reports. */
+typedef enum be_offer_feed_event_type {
+    BE_OFFER_FEED_EVENT_DID_APPEAR = 0, /**< an offer became visible in the host's feed UI (takes an offer) */
+    BE_OFFER_FEED_EVENT_DID_TAP = 1,    /**< the user tapped an offer (takes an offer) */
+    BE_OFFER_FEED_EVENT_VIEW_ALL = 2    /**< the user opened a whole group (takes a group) */
+} be_offer_feed_event_type;
+
 /** Configuration for be_sdk_start(). Owned by the caller: be_config_new() / be_config_free(). */
 typedef struct be_config be_config;
 /** A running SDK instance. Created by be_sdk_start(), ended by be_sdk_shutdown(). */
@@ -101,6 +114,14 @@ typedef struct be_offer be_offer;
 typedef struct be_moments_request be_moments_request;
 /** A decoded Moments API answer. Reference counted: be_moments_response_retain() / _release(). */
 typedef struct be_moments_response be_moments_response;
+/** One successful feed load. Reference counted: be_offer_feed_retain() / _release(). */
+typedef struct be_offer_feed be_offer_feed;
+/** A group of offers in a feed. Always borrowed from its feed. */
+typedef struct be_offer_group be_offer_group;
+/** A headless SDK screen showing one offer at a time. Owned by the caller: be_offer_screen_free(). */
+typedef struct be_offer_screen be_offer_screen;
+/** A feed event about to be reported. Owned by the caller: be_offer_feed_event_free(). */
+typedef struct be_offer_feed_event be_offer_feed_event;
 
 /**
  * Receives the library's log messages.
@@ -115,6 +136,13 @@ typedef void (*be_log_fn)(be_log_level level, const char *message, void *user_da
  * response beyond it with be_moments_response_retain(). Runs on the callback thread or in be_sdk_dispatch().
  */
 typedef void (*be_moments_callback)(be_moments_response *response, const be_error *error, void *user_data);
+
+/**
+ * Receives the result of be_sdk_load_offer_feed(). Exactly one of `feed` and `error` is non-NULL; both are
+ * borrowed for the call (be_offer_feed_retain() keeps the feed). Every caller of a shared load gets the same
+ * feed. Runs on the callback thread or in be_sdk_dispatch().
+ */
+typedef void (*be_offer_feed_callback)(be_offer_feed *feed, const be_error *error, void *user_data);
 
 /* ------------------------------------------------------------------------------------------------------ */
 /* Library                                                                                                 */
@@ -205,6 +233,21 @@ be_status be_config_set_outbox_limits(be_config *config, uint32_t max_items, uin
  *         root cannot be used; BE_ERR_NO_MEMORY or BE_ERR_INVALID_STATE when a thread or libcurl cannot start.
  */
 be_status be_sdk_start(const be_config *config, be_sdk **out_sdk);
+
+/**
+ * Sets the user's identity (copied). On first launch the user is registered with the Engage backend in the
+ * background (retried with backoff when it fails); the identity and its registration are stored in the storage
+ * directory and restored by be_sdk_start(), so a returning user is not registered again. A new identity clears
+ * the newest feed. Without an Engage URL the identity is stored and nothing is registered.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL, "" or invalid UTF-8; BE_ERR_INVALID_STATE after shutdown.
+ */
+be_status be_sdk_set_user_identity(be_sdk *sdk, const char *pub_user_id);
+
+/**
+ * Logs out: forgets the identity and the newest feed (its offers and groups then resolve to no screen).
+ * Loads waiting for a registration complete with BE_OFFER_FEED_ERROR_NO_USER.
+ */
+be_status be_sdk_clear_user_identity(be_sdk *sdk);
 
 /**
  * Dispatch mode only: runs up to `max_callbacks` queued callbacks (all of them when <= 0) on the calling thread.
@@ -300,6 +343,126 @@ const char *be_moments_response_style(const be_moments_response *response, const
 
 /** The `privacy_url` of the answer, borrowed; NULL when absent. */
 const char *be_moments_response_privacy_url(const be_moments_response *response);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Client-side offer feed                                                                                  */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/**
+ * Loads the offer feed for the host to lay out. Concurrent calls share one request: every callback runs once
+ * with the same feed. A call during registration waits for it. The result, exactly once:
+ *  - a feed (possibly with zero groups: an empty feed is a success), which becomes the newest feed;
+ *  - BE_OFFER_FEED_ERROR_NO_USER: no identity was set and no registration is in progress;
+ *  - BE_OFFER_FEED_ERROR_UNAVAILABLE: no Engage URL, the registration this load waited for failed, the fetch
+ *    failed (http_status set for a non-2xx answer), the answer cannot be decoded, or the feed is disabled
+ *    remotely (which also clears the newest feed). Never an empty feed for any of these.
+ * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown.
+ */
+be_status be_sdk_load_offer_feed(be_sdk *sdk, be_offer_feed_callback callback, void *user_data);
+
+/** Takes one more reference to `feed` and returns it (NULL for NULL). End it with be_offer_feed_release(). */
+be_offer_feed *be_offer_feed_retain(be_offer_feed *feed);
+/** Ends one reference; the feed, its groups and offers go with the last one. NULL does nothing. */
+void be_offer_feed_release(be_offer_feed *feed);
+/** The feed's id (a new one for each load), borrowed. */
+const char *be_offer_feed_id(const be_offer_feed *feed);
+/** Number of groups; 0 for an empty feed or NULL. */
+size_t be_offer_feed_group_count(const be_offer_feed *feed);
+/** The group at `index`, borrowed from the feed; NULL when out of range. */
+const be_offer_group *be_offer_feed_group_at(const be_offer_feed *feed, size_t index);
+
+/** The group's id, borrowed from its feed. */
+const char *be_offer_group_id(const be_offer_group *group);
+/** The group's title, borrowed; NULL when absent. */
+const char *be_offer_group_title(const be_offer_group *group);
+/** Number of offers in the group. */
+size_t be_offer_group_offer_count(const be_offer_group *group);
+/** The offer at `index`, borrowed from the group's feed; NULL when out of range. */
+const be_offer *be_offer_group_offer_at(const be_offer_group *group, size_t index);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* SDK screens: the single-offer unit without pixels. The SDK owns the state and the tracking beacons, the  */
+/* host draws the current offer. Every display is an impression (pixel and adv_pixel_url fire each time an  */
+/* offer becomes current, Previous included). Accept and decline move to the next offer, or on the last    */
+/* fire `close` and finish; decline fires `no_thanks_click` first. Close fires `close` and finishes.        */
+/* Freeing a screen fires nothing. Creating one records no feed event. After be_sdk_shutdown() every       */
+/* action returns BE_ERR_INVALID_STATE (or NULL) and changes nothing; getters keep answering.               */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/**
+ * A screen for one offer of the newest feed, showing it (its impressions fire now).
+ * @return a screen to free with be_offer_screen_free(); NULL when the offer is not part of the newest
+ *         feed (an older load's offer is stale even with the same id), for NULL, or after shutdown.
+ */
+be_offer_screen *be_sdk_offer_details_screen(be_sdk *sdk, const be_offer *offer);
+
+/** A screen over a group of the newest feed, starting at its first offer. NULL like the details screen. */
+be_offer_screen *be_sdk_offer_group_screen(be_sdk *sdk, const be_offer_group *group);
+
+/** A screen over a Moments answer's offers, with its styles. The screen keeps the response alive. */
+be_offer_screen *be_sdk_moments_screen(be_sdk *sdk, const be_moments_response *response);
+
+/** Frees a screen (firing nothing) and everything obtained from it. NULL does nothing. */
+void be_offer_screen_free(be_offer_screen *screen);
+
+/** The offer on screen, borrowed from the screen; NULL once finished. */
+const be_offer *be_offer_screen_current_offer(const be_offer_screen *screen);
+/** The current offer's index (the last one shown, once finished). */
+size_t be_offer_screen_index(const be_offer_screen *screen);
+/** How many offers the screen holds. */
+size_t be_offer_screen_offer_count(const be_offer_screen *screen);
+/** Non-zero when show_next would succeed. */
+int be_offer_screen_has_next(const be_offer_screen *screen);
+/** Non-zero when show_previous would succeed. */
+int be_offer_screen_has_previous(const be_offer_screen *screen);
+/** Shows the next offer. BE_ERR_INVALID_STATE past the end, on a finished screen, or after shutdown. */
+be_status be_offer_screen_show_next(be_offer_screen *screen);
+/** Shows the previous offer (an impression again). BE_ERR_INVALID_STATE before the start or when finished. */
+be_status be_offer_screen_show_previous(be_offer_screen *screen);
+/**
+ * The positive CTA: returns the click URL for the host to open (borrowed from the screen; NULL when the offer
+ * has none, which still moves on) and moves to the next offer, or on the last one fires `close` and finishes.
+ * NULL with BE_ERR_INVALID_STATE in be_last_error_message() on a finished screen or after shutdown.
+ */
+const char *be_offer_screen_accept(be_offer_screen *screen);
+/** The negative CTA: fires `no_thanks_click`, then moves on like accept. */
+be_status be_offer_screen_decline(be_offer_screen *screen);
+/** Dismisses the unit: fires `close` for the current offer and finishes. */
+be_status be_offer_screen_close(be_offer_screen *screen);
+/** Non-zero once the screen finished (closed, or the last offer answered). */
+int be_offer_screen_is_finished(const be_offer_screen *screen);
+/**
+ * A style by dotted path ("offerText.buttonYes.color"), borrowed from the screen; only screens over a Moments
+ * answer have styles (NULL otherwise). Same rules as be_moments_response_style().
+ */
+const char *be_offer_screen_style(const be_offer_screen *screen, const char *path);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Feed events                                                                                             */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/**
+ * An event about a feed offer: BE_OFFER_FEED_EVENT_DID_APPEAR or _DID_TAP. Copies the feed id, group id, the
+ * group's position in its feed and the offer's position in its group, so it stays valid after the feed goes.
+ * @return an event to free with be_offer_feed_event_free(); NULL for another type, NULL, or an offer that
+ *         came from no feed (a Moments offer).
+ */
+be_offer_feed_event *be_offer_feed_event_new_with_offer(const be_offer *offer, be_offer_feed_event_type type);
+
+/** An event about a group: BE_OFFER_FEED_EVENT_VIEW_ALL only (NULL for another type). */
+be_offer_feed_event *be_offer_feed_event_new_with_group(const be_offer_group *group, be_offer_feed_event_type type);
+
+/** Frees an event. NULL does nothing. */
+void be_offer_feed_event_free(be_offer_feed_event *event);
+
+/**
+ * Records the event durably (on disk before this returns) under the current identity, with a fresh id and
+ * time: reporting the same object twice records two events. DID_APPEAR also fires the offer's impression
+ * beacons: report every offer that becomes visible, every time. An event from an older feed is still recorded,
+ * with the positions it had in its own feed.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE without an Engage URL or after shutdown.
+ */
+be_status be_sdk_report_offer_feed_event(be_sdk *sdk, const be_offer_feed_event *event);
 
 /* ------------------------------------------------------------------------------------------------------ */
 /* Offers. Every string is borrowed from the offer's owner (response or feed); NULL when absent or empty.   */

@@ -9,6 +9,8 @@ public final class Offer: @unchecked Sendable {
     public let tags: [String]
     /// The main image: the creative marked primary, else `image` (legacy `creative_url`).
     public let mainImageURL: String?
+    /// Where the offer sits in the feed that handed it out; nil for a Moments offer.
+    public let placement: FeedPlacement?
 
     /// Every top-level scalar by wire name (legacy aliases resolved), as host-facing C strings built once.
     private let fieldTexts: [String: StableCString]
@@ -19,8 +21,9 @@ public final class Offer: @unchecked Sendable {
     /// Legacy wire names and the keys they stand for.
     static let legacyAliases = ["title": "name", "image": "creative_url"]
 
-    init(id: String, object: JSONObject, creatives: [Creative], tags: [String], mainImageURL: String?) {
+    init(id: String, object: JSONObject, creatives: [Creative], tags: [String], mainImageURL: String?, placement: FeedPlacement?) {
         self.id = id
+        self.placement = placement
         self.object = object
         self.creatives = creatives
         self.tags = tags
@@ -49,10 +52,21 @@ public final class Offer: @unchecked Sendable {
     public var pixelURL: String? { field("pixel") }
     public var advertiserPixelURL: String? { field("adv_pixel_url") }
     public var closeBeaconURL: String? { beacon("close") }
+    /// The URLs to fire whenever the offer becomes visible: `pixel`, and `adv_pixel_url` when present.
+    public var impressionURLs: [String] { [pixelURL, advertiserPixelURL].compactMap { $0 } }
     public var noThanksBeaconURL: String? { beacon("no_thanks_click") }
 
     private func beacon(_ key: String) -> String? {
         guard let text = object.present("beacons")?.objectValue?.present(key)?.stringValue, !text.isEmpty else { return nil }
         return text
     }
+}
+
+/// An offer's or group's position in the feed that handed it out, copied into the feed events about it.
+public struct FeedPlacement: Sendable, Equatable {
+    public let feedID: String
+    public let groupID: String
+    public let groupPosition: Int
+    /// The offer's index in its group; nil for a group.
+    public let offerPosition: Int?
 }

@@ -23,6 +23,8 @@ public final class SDK: @unchecked Sendable {
     let callbacks: CallbackQueue
     /// The durable queue of beacons and events.
     public let outbox: Outbox
+    let registrar: Registrar
+    let feedLoader: FeedLoader
     private let lifecycle = ConditionLock(Lifecycle())
     private let processID = getpid()
 
@@ -57,6 +59,13 @@ public final class SDK: @unchecked Sendable {
             transport.shutdown()
             throw error
         }
+        let engage = configuration.engageURL.map {
+            EngageRequests(baseURL: $0, apiKey: configuration.apiKey, userAgent: configuration.effectiveUserAgent,
+                           timeoutMilliseconds: configuration.timeoutMilliseconds)
+        }
+        registrar = Registrar(requests: engage, transport: transport, store: IdentityStore(directory: storageDirectory), logger: logger)
+        outbox.setAuthorization(registrar)
+        feedLoader = FeedLoader(requests: engage, transport: transport, registrar: registrar, logger: logger)
         logger.debug("started; storage at \(storageDirectory ?? "memory")")
     }
 
@@ -155,6 +164,8 @@ public final class SDK: @unchecked Sendable {
         // Every request in flight completes now with `.cancelled`; their callbacks are queued on return.
         // Cancelled sends keep their items: they are delivered after the next start.
         transport.shutdown()
+        // Loads still waiting for a registration get the cancellation error now.
+        registrar.stop()
         outbox.close()
         callbacks.close()
         logger.debug("stopped")

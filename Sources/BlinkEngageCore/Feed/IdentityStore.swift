@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
+
+/// The registered identities and the device id, kept in the storage directory so that a returning user needs
+/// no new registration. Written to a temporary name and renamed, so a crash leaves the old file or the new one.
+final class IdentityStore: @unchecked Sendable {
+    struct Registration: Equatable, Sendable {
+        var userID: String
+        var token: String
+    }
+
+    struct Snapshot: Equatable, Sendable {
+        /// The identity set by the host, nil after a log-out.
+        var current: String?
+        /// Every identity registered on this device, so events reported under an earlier one still carry its token.
+        var registrations: [String: Registration] = [:]
+    }
+
+    private let directory: String?
+
+    init(directory: String?) { self.directory = directory }
+
+    private var identityPath: String? { directory.map { $0 + "/identity.json" } }
+
+    func load() -> Snapshot {
+        guard let path = identityPath, let bytes = FileBytes.read(path),
+              let object = (try? JSONParser.parse(bytes))?.objectValue else { return Snapshot() }
+        var snapshot = Snapshot(current: object.present("current")?.stringValue)
+        for member in object.present("registrations")?.objectValue?.members ?? [] {
+            guard let entry = member.value.objectValue, let userID = entry.present("user_id")?.stringValue,
+                  let token = entry.present("token")?.stringValue else { continue }
+            snapshot.registrations[member.key] = Registration(userID: userID, token: token)
+        }
+        return snapshot
+    }
+
+    func save(_ snapshot: Snapshot) {
+        guard let path = identityPath else { return }
+        var members: [(key: String, value: JSONValue)] = []
+        if let current = snapshot.current { members.append(("current", .string(current))) }
+        let registrations = snapshot.registrations.sorted { $0.key < $1.key }.map { key, registration in
+            (key: key, value: JSONValue.object(JSONObject([("user_id", .string(registration.userID)), ("token", .string(registration.token))])))
+        }
+        members.append(("registrations", .object(JSONObject(registrations))))
+        FileBytes.replace(path, with: Array(JSONValue.object(JSONObject(members)).jsonText.utf8))
+    }
+
+    /// A random id made once per storage directory (once per process without one).
+    func deviceID() -> String {
+        guard let directory else { return UUID().uuidString.lowercased() }
+        let path = directory + "/device_id"
+        if let bytes = FileBytes.read(path), let text = String(validating: bytes, as: UTF8.self), !text.isEmpty { return text }
+        let id = UUID().uuidString.lowercased()
+        FileBytes.replace(path, with: Array(id.utf8))
+        return FileBytes.read(path).flatMap { String(validating: $0, as: UTF8.self) } ?? id
+    }
+}
+
+/// Whole-file reads and atomic replacement (temporary name, then rename), mode 0600.
+enum FileBytes {
+    static func read(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes.append(contentsOf: buffer[..<count])
+            if bytes.count > 1 << 20 { return nil }
+        }
+        return bytes
+    }
+
+    @discardableResult
+    static func replace(_ path: String, with bytes: [UInt8]) -> Bool {
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        fsync(descriptor)  // identities change rarely: worth a sync each time
+        close(descriptor)
+        guard written == bytes.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,207 @@
+import Dispatch
+
+/// The user's identity and its registration with the Engage backend (PROTOCOL.md section 2).
+///
+/// Registration runs in the background: a failed attempt fails the loads waiting on it (error 2) and is retried
+/// with backoff, never forgotten. A returning user keeps the stored token and is not registered again. A token
+/// the server refuses (401) is replaced by registering again.
+final class Registrar: EventAuthorization, @unchecked Sendable {
+    enum TokenResult: Sendable {
+        case token(String)
+        /// No identity was set, or it was cleared.
+        case noUser
+        /// The registration attempt this caller waited for failed.
+        case failed(String)
+        case cancelled
+    }
+
+    typealias Waiter = (TokenResult) -> Void
+
+    private struct State {
+        var snapshot = IdentityStore.Snapshot()
+        /// Identities with an attempt in flight, and the callers waiting for the current identity's token.
+        var attemptsInFlight: Set<String> = []
+        var waiters: [Waiter] = []
+        /// Consecutive failures of the current identity's registration, for the backoff.
+        var failures = 0
+        var stopped = false
+    }
+
+    private let requests: EngageRequests?
+    private let transport: Transport
+    private let store: IdentityStore
+    private let logger: Logger
+    private let state = Locked(State())
+    private let firstRetryNanoseconds: UInt64
+    let deviceID: String
+
+    init(requests: EngageRequests?, transport: Transport, store: IdentityStore, logger: Logger,
+         firstRetryNanoseconds: UInt64 = RetryPolicy.firstRetryNanoseconds) {
+        self.requests = requests
+        self.transport = transport
+        self.store = store
+        self.logger = logger
+        self.firstRetryNanoseconds = firstRetryNanoseconds
+        deviceID = store.deviceID()
+        let snapshot = store.load()
+        state.withLock { $0.snapshot = snapshot }
+        // A registration that a previous run started but did not finish is taken up again.
+        if let current = snapshot.current, snapshot.registrations[current] == nil { startAttempt(for: current) }
+    }
+
+    var currentIdentity: String? { state.withLock { $0.snapshot.current } }
+
+    /// Whether an identity is set but has no token yet (its registration is in progress or will be retried).
+    var isRegistering: Bool {
+        state.withLock { state in state.snapshot.current.map { state.snapshot.registrations[$0] == nil } ?? false }
+    }
+
+    /// Sets the identity, registering it unless it is already known. Returns false when it was already current.
+    @discardableResult
+    func setIdentity(_ identity: String) -> Bool {
+        let changed = state.withLock { state -> Bool in
+            guard state.snapshot.current != identity else { return false }
+            state.snapshot.current = identity
+            state.failures = 0
+            return true
+        }
+        guard changed else { return false }
+        persist()
+        let known = state.withLock { $0.snapshot.registrations[identity] != nil }
+        if known {
+            logger.debug("identity restored from an earlier registration; not registering again")
+        } else if requests == nil {
+            logger.info("no Engage URL is configured: the identity is stored and not registered")
+        } else {
+            startAttempt(for: identity)
+        }
+        return true
+    }
+
+    /// Forgets the current identity (log-out). Loads waiting for its token get `.noUser`.
+    func clearIdentity() {
+        let waiters = state.withLock { state -> [Waiter] in
+            state.snapshot.current = nil
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        persist()
+        for waiter in waiters { waiter(.noUser) }
+    }
+
+    /// Calls `completion` with the current identity's token: at once when it is known, else after the
+    /// registration in progress (starting an attempt now when the last one failed).
+    func withToken(_ completion: @escaping Waiter) {
+        enum Next { case now(TokenResult), wait(String) }
+        let next = state.withLock { state -> Next in
+            guard !state.stopped else { return .now(.cancelled) }
+            guard let current = state.snapshot.current else { return .now(.noUser) }
+            if let registration = state.snapshot.registrations[current] { return .now(.token(registration.token)) }
+            guard requests != nil else { return .now(.failed("no Engage URL is configured")) }
+            state.waiters.append(completion)
+            return .wait(current)
+        }
+        switch next {
+        case .now(let result): completion(result)
+        case .wait(let identity): startAttempt(for: identity)
+        }
+    }
+
+    /// Drops a token the server refused and registers that identity again.
+    func tokenWasRefused(forIdentity identity: String?) {
+        guard let identity else { return }
+        let dropped = state.withLock { $0.snapshot.registrations.removeValue(forKey: identity) != nil }
+        if dropped {
+            logger.info("the Engage token was refused; registering again")
+            persist()
+        }
+        startAttempt(for: identity)
+    }
+
+    func bearerToken(forIdentity identity: String?) -> String? {
+        guard let identity else { return nil }
+        return state.withLock { $0.snapshot.registrations[identity]?.token }
+    }
+
+    /// Fails every waiter with `.cancelled` and stops retrying.
+    func stop() {
+        let waiters = state.withLock { state -> [Waiter] in
+            state.stopped = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter(.cancelled) }
+    }
+
+    // MARK: - Attempts
+
+    private func startAttempt(for identity: String) {
+        guard let requests else { return }
+        let start = state.withLock { state -> Bool in
+            guard !state.stopped, !state.attemptsInFlight.contains(identity) else { return false }
+            state.attemptsInFlight.insert(identity)
+            return true
+        }
+        guard start else { return }
+        let request = requests.registration(publisherUserID: identity, deviceID: deviceID)
+        transport.send(request) { [weak self] outcome in self?.finishAttempt(for: identity, outcome) }
+    }
+
+    private func finishAttempt(for identity: String, _ outcome: Result<HTTPResponse, TransportError>) {
+        var failure: String?
+        var registration: IdentityStore.Registration?
+        switch outcome {
+        case .success(let response) where (200..<300).contains(response.status):
+            if let decoded = EngageRequests.decodeRegistration(response.body) {
+                registration = .init(userID: decoded.userID, token: decoded.token)
+            } else {
+                failure = "the registration answer has no user_id and token"
+            }
+        case .success(let response):
+            failure = "registration answered HTTP \(response.status)"
+        case .failure(.cancelled):
+            failure = nil
+        case .failure(let error):
+            failure = "registration failed: \(error.message)"
+        }
+        let cancelled = registration == nil && failure == nil
+        let (waiters, retryAfter) = state.withLock { state -> ([Waiter], UInt64?) in
+            state.attemptsInFlight.remove(identity)
+            let isCurrent = state.snapshot.current == identity
+            if let registration { state.snapshot.registrations[identity] = registration }
+            guard isCurrent else { return ([], nil) }
+            let waiters = state.waiters
+            state.waiters = []
+            if registration != nil {
+                state.failures = 0
+                return (waiters, nil)
+            }
+            if cancelled || state.stopped { return (waiters, nil) }
+            state.failures += 1
+            return (waiters, RetryPolicy.backoffNanoseconds(attempts: state.failures, first: firstRetryNanoseconds))
+        }
+        if let registration {
+            persist()
+            logger.debug("registered as user \(registration.userID)")
+            for waiter in waiters { waiter(.token(registration.token)) }
+            return
+        }
+        if cancelled {
+            for waiter in waiters { waiter(.cancelled) }
+            return
+        }
+        let reason = failure ?? "registration failed"
+        logger.warning("\(reason); retrying in the background")
+        for waiter in waiters { waiter(.failed(reason)) }
+        if let retryAfter {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(retryAfter))) { [weak self] in
+                guard let self, self.currentIdentity == identity, self.isRegistering else { return }
+                self.startAttempt(for: identity)
+            }
+        }
+    }
+
+    private func persist() {
+        store.save(state.withLock { $0.snapshot })
+    }
+}

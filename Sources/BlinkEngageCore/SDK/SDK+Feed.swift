@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+/// The client-side offer feed, screens and feed events (C-API.md).
+extension SDK {
+    /// Sets the user's identity; registers it on first launch. A new identity clears the newest feed.
+    public func setUserIdentity(_ publisherUserID: String) throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            guard !publisherUserID.isEmpty else { throw .invalidArgument("pub_user_id is empty") }
+            if registrar.setIdentity(publisherUserID) { feedLoader.clearNewestFeed() }
+        }
+    }
+
+    /// Logs out: forgets the identity and the newest feed.
+    public func clearUserIdentity() throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            registrar.clearIdentity()
+            feedLoader.clearNewestFeed()
+        }
+    }
+
+    /// Loads the feed (or joins the load in progress). `completion` runs exactly once on the callback queue.
+    public func loadOfferFeed(_ completion: @escaping @Sendable (Result<OfferFeed, ServiceError>) -> Void) throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            feedLoader.load { [callbacks] result in callbacks.enqueue { completion(result) } }
+        }
+    }
+
+    /// The newest successfully loaded feed.
+    public var newestFeed: OfferFeed? { feedLoader.newestFeed }
+
+    /// A screen for one offer of the newest feed; nil for an offer of any other feed.
+    public func offerDetailsScreen(for offer: Offer) throws(EngineFailure) -> OfferScreen? {
+        try hostCall { () throws(EngineFailure) -> OfferScreen? in
+            guard let feed = feedLoader.newestFeed, feed.contains(offer) else { return nil }
+            return try OfferScreen(offers: [offer], owner: .feed(feed), sdk: self)
+        }
+    }
+
+    /// A screen for a group of the newest feed; nil for a group of any other feed, or an empty one.
+    public func offerGroupScreen(for group: OfferGroup) throws(EngineFailure) -> OfferScreen? {
+        try hostCall { () throws(EngineFailure) -> OfferScreen? in
+            guard let feed = feedLoader.newestFeed, feed.contains(group), !group.offers.isEmpty else { return nil }
+            return try OfferScreen(offers: group.offers, owner: .feed(feed), sdk: self)
+        }
+    }
+
+    /// A screen over a Moments answer's offers, with its styles.
+    public func momentsScreen(for response: MomentsResponse) throws(EngineFailure) -> OfferScreen {
+        try hostCall { () throws(EngineFailure) in try OfferScreen(offers: response.offers, owner: .moments(response), sdk: self) }
+    }
+
+    /// Records one feed event durably (a fresh id and time each call); `did_appear` also fires the offer's
+    /// impression beacons.
+    public func reportFeedEvent(_ event: FeedEvent) throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            let json = event.wireJSON(id: UUID().uuidString.lowercased(), occurredAtMilliseconds: WallClock.milliseconds())
+            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity)
+            for url in event.impressionURLs {
+                do throws(EngineFailure) { try outbox.enqueueBeacon(url: url) } catch {
+                    logger.warning("skipped an impression beacon: \(error.message)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Requests to the Engage backend and the answers the feed needs (PROTOCOL.md section 2).
+public struct EngageRequests: Sendable {
+    public let baseURL: String
+    public let apiKey: String
+    public let userAgent: String
+    public let timeoutMilliseconds: UInt32
+
+    public init(baseURL: String, apiKey: String, userAgent: String, timeoutMilliseconds: UInt32) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.userAgent = userAgent
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    private func url(_ path: String) -> String {
+        PercentEncoding.url(baseURL + path, query: [("api_key", apiKey)])
+    }
+
+    private var jsonHeaders: [(name: String, value: String)] {
+        [("Accept", "application/json"), ("User-Agent", userAgent)]
+    }
+
+    /// `POST /v1/users` with the user's publisher id and this storage directory's device id.
+    public func registration(publisherUserID: String, deviceID: String) -> HTTPRequest {
+        let body = JSONValue.object(JSONObject([("pub_user_id", .string(publisherUserID)), ("device_id", .string(deviceID))]))
+        return HTTPRequest(method: .post, url: url("/v1/users"), headers: [("Content-Type", "application/json")] + jsonHeaders,
+                           body: Array(body.jsonText.utf8), timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// `GET /v1/offer-feed` under the user's token.
+    public func offerFeed(token: String) -> HTTPRequest {
+        HTTPRequest(method: .get, url: url("/v1/offer-feed"), headers: jsonHeaders + [("Authorization", "Bearer \(token)")],
+                    timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// `user_id` and `token` from a 2xx registration answer.
+    public static func decodeRegistration(_ body: [UInt8]) -> (userID: String, token: String)? {
+        guard let object = (try? JSONParser.parse(body))?.objectValue,
+              let userID = object.present("user_id")?.scalarText, !userID.isEmpty,
+              let token = object.present("token")?.stringValue, !token.isEmpty else { return nil }
+        return (userID, token)
+    }
+}
