@@ -9,12 +9,18 @@ set faults through the /_sandbox/ control endpoints:
   POST /_sandbox/reset             forget requests and faults
   POST /_sandbox/faults            add a fault rule (JSON), see Fault below
   POST /_sandbox/faults/clear      forget the fault rules only (the record stays)
+  POST /_sandbox/feed              {"mode": "normal" | "disabled" | "empty"}: what the feed serves
+  POST /_sandbox/release           opens the gate: requests held by a "gate" fault go on
+  POST /_sandbox/tokens/revoke     forget every issued token: the next feed or events call answers 401
   GET  /_sandbox/health            200 "ok"
   GET  /_sandbox/events            events received: {"distinct": n, "total": n, "events": [first copy of each, in order]}
   GET  /_sandbox/beacons           beacon hits: {"total": n, "hits": {path: count}, "order": [path, ...]}
 
 Services:
   POST <any prefix>/offers.json    the Moments API (PROTOCOL.md section 1)
+  POST /v1/users                   registers a user: 201 {"user_id", "token"}
+  GET  /v1/offer-feed              the offer feed for a registered user's Bearer token (401 otherwise), with a
+                                   new feed_id on each load
   POST /v1/events                  feed events (PROTOCOL.md section 2); repeats are dropped by event id
   GET  /b/...                      tracking beacons: any path below /b/ answers 200 with a 1x1 GIF
 """
@@ -44,7 +50,8 @@ class Fault:
     Keys: latency_ms (delay before answering), status (answer with this status) and body (its raw text),
     retry_after (a Retry-After header), malformed (a truncated JSON body), oversize (a body over 8 MiB),
     gzip (compress the normal answer), redirect (answer 302 to this URL), drop (close the connection without answering), reset (send a TCP
-    reset), hang (never answer until the sandbox stops)."""
+    reset), hang (never answer until the sandbox stops), gate (hold the request until /_sandbox/release, then
+    apply the rest of the rule)."""
 
     def __init__(self, spec):
         self.spec = spec
@@ -65,9 +72,33 @@ class Sandbox:
         self.event_total = 0
         self.beacon_hits = {}
         self.beacon_order = []
+        self.tokens = {}        # token -> user_id
+        self.feed_mode = "normal"
+        self.feed_loads = 0
+        self.gate = threading.Event()
+        self.base_url = ""      # set once listening: tracking URLs in answers point back here
         self.stopping = threading.Event()
         with open(os.path.join(fixtures, "moments-offers.json"), encoding="utf-8") as f:
             self.moments = json.load(f)
+        with open(os.path.join(fixtures, "offer-feed.json"), encoding="utf-8") as f:
+            self.feed = json.load(f)
+
+    def local_tracking(self, answer):
+        """The answer with its beacon URLs (pixel, adv_pixel_url, beacons.*) pointing at this sandbox's /b/
+        endpoints, so the beacons the library fires stay on this machine. click_url is the host's to open."""
+        def local(url):
+            for host in ("https://track.example.com/", "https://adv.example.net/"):
+                if url.startswith(host):
+                    return "%s/b/%s/%s" % (self.base_url, host.split("//")[1].split(".")[0], url[len(host):])
+            return url
+        offers = answer.get("data", {}).get("offers", []) + [o for g in answer.get("groups", []) for o in g["offers"]]
+        for offer in offers:
+            for key in ("pixel", "adv_pixel_url"):
+                if offer.get(key):
+                    offer[key] = local(offer[key])
+            for key, url in (offer.get("beacons") or {}).items():
+                offer["beacons"][key] = local(url)
+        return answer
 
     def record(self, entry):
         with self.lock:
@@ -81,9 +112,13 @@ class Sandbox:
             self.event_total = 0
             self.beacon_hits = {}
             self.beacon_order = []
+            self.tokens = {}
+            self.feed_mode = "normal"
 
     def add_fault(self, spec):
         with self.lock:
+            if spec.get("gate"):
+                self.gate = threading.Event()
             self.faults.append(Fault(spec))
 
     def take_fault(self, path):
@@ -155,6 +190,10 @@ class Handler(BaseHTTPRequestHandler):
         compress = bool(fault and fault.get("gzip"))
         if method == "POST" and parts.path.endswith("/offers.json"):
             return self.moments_offers(parts, body, compress)
+        if method == "POST" and parts.path == "/v1/users":
+            return self.register_user(parts, body)
+        if method == "GET" and parts.path == "/v1/offer-feed":
+            return self.offer_feed(parts)
         if method == "POST" and parts.path == "/v1/events":
             return self.events(parts, body)
         if method == "GET" and parts.path.startswith("/b/"):
@@ -163,6 +202,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def apply_fault(self, fault):
         """Applies a fault; True when the answer was sent (or withheld) by it."""
+        if fault.get("gate"):
+            with self.sandbox.lock:
+                gate = self.sandbox.gate
+            while not gate.wait(0.1) and not self.sandbox.stopping.is_set():
+                pass
         if fault.get("latency_ms"):
             self.sandbox.stopping.wait(fault["latency_ms"] / 1000.0)
         if fault.get("hang"):
@@ -202,6 +246,18 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_sandbox/reset" and method == "POST":
             self.sandbox.reset()
             return self.send(200, {"ok": True})
+        if path == "/_sandbox/feed" and method == "POST":
+            with self.sandbox.lock:
+                self.sandbox.feed_mode = json.loads(body)["mode"]
+            return self.send(200, {"ok": True})
+        if path == "/_sandbox/release" and method == "POST":
+            with self.sandbox.lock:
+                self.sandbox.gate.set()
+            return self.send(200, {"ok": True})
+        if path == "/_sandbox/tokens/revoke" and method == "POST":
+            with self.sandbox.lock:
+                self.sandbox.tokens = {}
+            return self.send(200, {"ok": True})
         if path == "/_sandbox/faults/clear" and method == "POST":
             with self.sandbox.lock:
                 self.sandbox.faults = []
@@ -223,10 +279,47 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- events and beacons -----------------------------------------------------------------------------------
 
+    def bearer_known(self):
+        """True when the request carries no token or a token this sandbox issued."""
+        header = self.headers.get("Authorization")
+        if header is None:
+            return None
+        with self.sandbox.lock:
+            return header.startswith("Bearer ") and header[7:] in self.sandbox.tokens
+
+    def register_user(self, parts, body):
+        if parse_qs(parts.query).get("api_key", [""])[0] != self.sandbox.api_key:
+            return self.send(401, {"error": "invalid api_key"})
+        try:
+            request = json.loads(body)
+            if not request.get("pub_user_id") or not request.get("device_id"):
+                raise ValueError
+        except ValueError:
+            return self.send(400, {"error": "pub_user_id and device_id are required"})
+        with self.sandbox.lock:
+            number = len(self.sandbox.tokens) + 1
+            token = "tok-%d-%s" % (number, os.urandom(4).hex())
+            self.sandbox.tokens[token] = "u-" + request["pub_user_id"]
+        self.send(201, {"user_id": "u-" + request["pub_user_id"], "token": token})
+
+    def offer_feed(self, parts):
+        if parse_qs(parts.query).get("api_key", [""])[0] != self.sandbox.api_key or not self.bearer_known():
+            return self.send(401, {"error": "invalid or missing token"})
+        with self.sandbox.lock:
+            self.sandbox.feed_loads += 1
+            mode, number = self.sandbox.feed_mode, self.sandbox.feed_loads
+        answer = self.sandbox.local_tracking(copy.deepcopy(self.sandbox.feed))
+        answer["feed_id"] = "f_%d" % number
+        if mode == "disabled":
+            answer = {"feed_id": answer["feed_id"], "enabled": False, "groups": []}
+        elif mode == "empty":
+            answer["groups"] = []
+        self.send(200, answer)
+
     def events(self, parts, body):
         query = parse_qs(parts.query)
-        if query.get("api_key", [""])[0] != self.sandbox.api_key:
-            return self.send(401, {"error": "invalid api_key"})
+        if query.get("api_key", [""])[0] != self.sandbox.api_key or self.bearer_known() is False:
+            return self.send(401, {"error": "invalid api_key or token"})
         try:
             batch = json.loads(body)
             events = batch["events"]
@@ -268,7 +361,7 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self.send(400, {"message": "the body must be a JSON object of strings"})
 
-        answer = copy.deepcopy(self.sandbox.moments)
+        answer = self.sandbox.local_tracking(copy.deepcopy(self.sandbox.moments))
         offers = answer["data"]["offers"]
         if query.get("creative", ["0"])[0] == "1":
             offers = [o for o in offers if o.get("image") or any(c.get("is_primary") for c in o.get("creatives", []))]
@@ -316,7 +409,8 @@ def main():
     if args.tls:
         scheme = "https"
         server.socket = self_signed_context().wrap_socket(server.socket, server_side=True)
-    print("listening on %s://127.0.0.1:%d" % (scheme, server.server_address[1]), flush=True)
+    sandbox.base_url = "%s://127.0.0.1:%d" % (scheme, server.server_address[1])
+    print("listening on " + sandbox.base_url, flush=True)
 
     if args.exit_on_stdin_eof:
         def watch_stdin():

@@ -31,4 +31,6 @@ final class CHostTests: XCTestCase {
     func testMomentsOffersThroughTheCAPI() throws { try buildAndRun("test_moments") }
 
     func testLifecycleCallbackModesAndShutdown() throws { try buildAndRun("test_lifecycle") }
+
+    func testOfferFeedLoadsAndErrors() throws { try buildAndRun("test_feed") }
 }

@@ -155,6 +155,7 @@ typedef struct {
     int http_status;
     char message[512];
     be_moments_response *response; /* retained */
+    be_offer_feed *feed;           /* retained */
     pthread_t thread;
 } test_result;
 
@@ -195,6 +196,7 @@ static inline int test_result_wait(test_result *r, int calls) {
 
 static inline void test_result_dispose(test_result *r) {
     be_moments_response_release(r->response);
+    be_offer_feed_release(r->feed);
     pthread_mutex_destroy(&r->lock);
     pthread_cond_destroy(&r->changed);
 }
@@ -205,14 +207,33 @@ static inline void on_moments(be_moments_response *response, const be_error *err
     test_result_record(r, error);
 }
 
-/* A config for the sandbox: its Moments URL, the sandbox's key, a fresh temporary storage root. */
+static inline void on_feed(be_offer_feed *feed, const be_error *error, void *user_data) {
+    test_result *r = user_data;
+    pthread_mutex_lock(&r->lock);
+    if (feed && !r->feed) r->feed = be_offer_feed_retain(feed);
+    pthread_mutex_unlock(&r->lock);
+    test_result_record(r, error);
+}
+
+/* Counts the requests the sandbox received for `path` (exact match of the "path" field). */
+static inline int sandbox_count(const char *path) {
+    char needle[256];
+    char *requests = sandbox_requests();
+    int n;
+    snprintf(needle, sizeof needle, "\"path\": \"%s\"", path);
+    n = count_occurrences(requests, needle);
+    free(requests);
+    return n;
+}
+
+/* A config for the sandbox: its Moments and Engage URLs, the sandbox's key, a fresh temporary storage root. */
 static be_config *sandbox_config(const char *api_key) {
     char url[512];
     char storage[] = "/tmp/be-test-XXXXXX";
     be_config *config = be_config_new(api_key);
     snprintf(url, sizeof url, "%s/native/v4", sandbox_url());
     if (!config || be_config_set_moments_url(config, url) != BE_OK || !mkdtemp(storage) ||
-        be_config_set_storage_dir(config, storage) != BE_OK) {
+        be_config_set_storage_dir(config, storage) != BE_OK || be_config_set_engage_url(config, sandbox_url()) != BE_OK) {
         fprintf(stderr, "cannot configure for the sandbox: %s\n", be_last_error_message());
         exit(2);
     }
