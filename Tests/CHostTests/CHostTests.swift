@@ -33,4 +33,6 @@ final class CHostTests: XCTestCase {
     func testLifecycleCallbackModesAndShutdown() throws { try buildAndRun("test_lifecycle") }
 
     func testOfferFeedLoadsAndErrors() throws { try buildAndRun("test_feed") }
+
+    func testScreensBeaconsAndFeedEvents() throws { try buildAndRun("test_screens") }
 }
