@@ -11,10 +11,14 @@ read -r line <&"${SANDBOX[0]}"
 url="${line#listening on }"
 echo "sandbox: $url"
 
-for example in moments_offers; do
+for example in moments_offers offer_feed; do
   gcc -std=c99 -Wall -Wextra -Werror -pedantic -I"$top/include" "$top/examples-c/$example.c" -o "$work/$example" \
     -L"$libdir" -lblinkengage -lpthread -Wl,-rpath,"$libdir"
 done
 
 echo "== moments_offers: offers for the checkout placement"
 "$work/moments_offers" "$url/native/v4" demo-key checkout
+
+echo
+echo "== offer_feed: the client-side feed, screens and events"
+"$work/offer_feed" "$url" demo-key demo-user

@@ -26,21 +26,35 @@ final class ExampleAndDistributionTests: XCTestCase {
         return binary
     }
 
-    func testMomentsExampleRunsCleanUnderValgrind() throws {
+    /// Runs an example under valgrind against its own sandbox: no errors, nothing definitely lost.
+    private func runUnderValgrind(_ name: String, _ arguments: (SandboxProcess) -> [String]) throws -> String {
         let binary = try buildExample(
-            "moments_offers", libraryDirectory: ProjectPaths.libraryDirectory.path,
+            name, libraryDirectory: ProjectPaths.libraryDirectory.path,
             includeDirectory: ProjectPaths.root.appendingPathComponent("include").path)
         let sandbox = try SandboxProcess()
         defer { sandbox.stop() }
         let run = try Command.run("valgrind", [
             "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite", "--show-leak-kinds=definite",
-            binary.path, sandbox.url + "/native/v4", "demo-key", "checkout",
-        ])
+            binary.path,
+        ] + arguments(sandbox))
         XCTAssertEqual(run.status, 0, run.output)
         XCTAssertTrue(run.output.contains("ERROR SUMMARY: 0 errors"), run.output)
         XCTAssertTrue(run.output.contains("definitely lost: 0 bytes") || run.output.contains("no leaks are possible"), run.output)
-        XCTAssertTrue(run.output.contains("3 offers"), run.output)
-        XCTAssertTrue(run.output.contains("offerText.buttonYes.background   #1A73E8"), run.output)
+        return run.output
+    }
+
+    func testMomentsExampleRunsCleanUnderValgrind() throws {
+        let output = try runUnderValgrind("moments_offers") { [$0.url + "/native/v4", "demo-key", "checkout"] }
+        XCTAssertTrue(output.contains("3 offers"), output)
+        XCTAssertTrue(output.contains("offerText.buttonYes.background   #1A73E8"), output)
+    }
+
+    func testOfferFeedExampleRunsCleanUnderValgrind() throws {
+        let output = try runUnderValgrind("offer_feed") { [$0.url, "demo-key", "valgrind-user"] }
+        XCTAssertTrue(output.contains("2 group(s)"), output)
+        XCTAssertTrue(output.contains("accepted: open https://track.example.com/"), output)
+        XCTAssertTrue(output.contains("closed    finished"), output)
+        XCTAssertTrue(output.contains("tracking: delivered"), output)
     }
 
     private func distDirectory() throws -> URL {
