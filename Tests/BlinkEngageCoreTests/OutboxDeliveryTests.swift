@@ -213,13 +213,17 @@ final class OutboxDeliveryTests {
     }
 
     @Test func unauthorizedEventsAskForANewTokenAndAreRetriedNotDropped() throws {
+        /// Hands out a token the sandbox never issued until told it was refused, then a real one.
         final class Tokens: EventAuthorization, @unchecked Sendable {
             let refused = Locked(0)
-            func bearerToken(forIdentity identity: String?) -> String? { "token-\(refused.withLock { $0 })-\(identity ?? "")" }
+            let fresh: String
+            init(fresh: String) { self.fresh = fresh }
+            func bearerToken(forIdentity identity: String?) -> String? { refused.withLock { $0 } == 0 ? "stale-token" : fresh }
             func tokenWasRefused(forIdentity identity: String?) { refused.withLock { $0 += 1 } }
         }
-        try sandbox.addFault(#"{"path": "/v1/events", "status": 401, "times": 1}"#)
-        let tokens = Tokens()
+        let registration = try sandbox.control("POST", "/v1/users?api_key=demo-key", body: #"{"pub_user_id":"u1","device_id":"d"}"#)
+        let fresh = try #require((try JSONSerialization.jsonObject(with: Data(registration.utf8)) as? [String: Any])?["token"] as? String)
+        let tokens = Tokens(fresh: fresh)
         let outbox = try makeOutbox()
         outbox.setAuthorization(tokens)
         defer { stop(outbox) }
@@ -227,7 +231,9 @@ final class OutboxDeliveryTests {
         deliverAll(outbox)
         #expect(tokens.refused.withLock { $0 } == 1)
         let authorizations = try sandbox.requests().compactMap { ($0["headers"] as? [String: String])?["authorization"] }
-        #expect(authorizations == ["Bearer token-0-u1", "Bearer token-1-u1"])
+        #expect(authorizations.count == 2)
+        #expect(authorizations.first == "Bearer stale-token")
+        #expect(authorizations.last == "Bearer \(fresh)")
         #expect(try sandboxEvents().ids == ["authorized"])
         #expect(outbox.statistics.eventsDropped == 0)
     }

@@ -421,8 +421,10 @@ public final class Outbox: @unchecked Sendable {
                     entry.notBefore = now + after
                     if serverAsked { entry.serverNotBefore = now + after }
                 case .reauthorize:
+                    // Retried with the same growing backoff as any failure: a server that keeps refusing every
+                    // token must not be asked again and again.
                     entry.attempts += 1
-                    entry.notBefore = now + RetryPolicy.backoffNanoseconds(attempts: 1, first: settings.firstRetryNanoseconds)
+                    entry.notBefore = now + RetryPolicy.backoffNanoseconds(attempts: entry.attempts, first: settings.firstRetryNanoseconds)
                 case .untouched:
                     break
                 }
