@@ -84,6 +84,12 @@ typedef struct be_error {
 #define BE_OFFER_FEED_ERROR_UNAVAILABLE 2 /**< fetch failed or feature disabled remotely: treat as off,
                                                do not retry in a loop */
 
+/** Zone ad errors (codes 1..3). */
+#define BE_ZONE_AD_ERROR_DOMAIN "BlinkEngageZoneAd"
+#define BE_ZONE_AD_ERROR_MALFORMED 1   /**< not one line of FLAG|IMAGE_URL|LINK_URL, a bad flag, or a bad URL */
+#define BE_ZONE_AD_ERROR_NETWORK 2     /**< no answer */
+#define BE_ZONE_AD_ERROR_HTTP_STATUS 3 /**< a non-2xx answer; http_status holds it */
+
 /** The SDK shut down before the operation completed (code 1). */
 #define BE_CANCELLED_ERROR_DOMAIN "BlinkEngageCancelled"
 #define BE_CANCELLED_ERROR_SHUTDOWN 1
@@ -122,6 +128,8 @@ typedef struct be_offer_group be_offer_group;
 typedef struct be_offer_screen be_offer_screen;
 /** A feed event about to be reported. Owned by the caller: be_offer_feed_event_free(). */
 typedef struct be_offer_feed_event be_offer_feed_event;
+/** A legacy zone ad. Reference counted: be_zone_ad_retain() / _release(). */
+typedef struct be_zone_ad be_zone_ad;
 
 /**
  * Receives the library's log messages.
@@ -143,6 +151,12 @@ typedef void (*be_moments_callback)(be_moments_response *response, const be_erro
  * feed. Runs on the callback thread or in be_sdk_dispatch().
  */
 typedef void (*be_offer_feed_callback)(be_offer_feed *feed, const be_error *error, void *user_data);
+
+/**
+ * Receives the result of be_sdk_fetch_zone_ad(). Exactly one of `ad` and `error` is non-NULL; both borrowed for
+ * the call (be_zone_ad_retain() keeps the ad). Runs on the callback thread or in be_sdk_dispatch().
+ */
+typedef void (*be_zone_ad_callback)(be_zone_ad *ad, const be_error *error, void *user_data);
 
 /* ------------------------------------------------------------------------------------------------------ */
 /* Library                                                                                                 */
@@ -494,6 +508,34 @@ const char *be_offer_field(const be_offer *offer, const char *key);
 
 /** The whole offer object as JSON text (same content as received; key order and spacing may differ). */
 const char *be_offer_json(const be_offer *offer);
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Zone ads: the legacy one-line FLAG|IMAGE|LINK format, one ad per zone                                   */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/**
+ * Fetches the ad of `zone_id` (copied; percent-encoded into the configured template's "{zone}").
+ * @param callback receives the ad or an error of BE_ZONE_AD_ERROR_DOMAIN, exactly once.
+ * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL, "" or invalid UTF-8;
+ *         BE_ERR_INVALID_STATE without a zone ad URL (be_config_set_zone_ad_url) or after shutdown.
+ */
+be_status be_sdk_fetch_zone_ad(be_sdk *sdk, const char *zone_id, be_zone_ad_callback callback, void *user_data);
+/** Takes one more reference to `ad` and returns it (NULL for NULL). End it with be_zone_ad_release(). */
+be_zone_ad *be_zone_ad_retain(be_zone_ad *ad);
+/** Ends one reference. NULL does nothing. */
+void be_zone_ad_release(be_zone_ad *ad);
+/** Non-zero when the ad is to be shown (FLAG 1); 0 when hidden or for NULL. */
+int be_zone_ad_is_enabled(const be_zone_ad *ad);
+/** The image URL, borrowed from the ad; NULL when absent (a hidden ad may have none). */
+const char *be_zone_ad_image_url(const be_zone_ad *ad);
+/** The link URL to open on a click, borrowed from the ad; NULL when absent. */
+const char *be_zone_ad_link_url(const be_zone_ad *ad);
+/**
+ * Records a click as a `zone_ad_click` event (durably, before it returns), to be called before the host opens
+ * the link. Without an Engage URL nothing is recorded (logged at info level) and BE_OK is returned.
+ * @return BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown.
+ */
+be_status be_sdk_report_zone_ad_click(be_sdk *sdk, const be_zone_ad *ad);
 
 /* ------------------------------------------------------------------------------------------------------ */
 /* Diagnostics                                                                                             */

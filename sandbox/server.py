@@ -22,6 +22,8 @@ Services:
   GET  /v1/offer-feed              the offer feed for a registered user's Bearer token (401 otherwise), with a
                                    new feed_id on each load
   POST /v1/events                  feed events (PROTOCOL.md section 2); repeats are dropped by event id
+  GET  <any prefix>/adAPI.php?AdID=N  a zone ad: zone 1 the fixture's ad, 2 hidden ("0||"), 3 a short answer,
+                                   4 a bad flag, 5 a bad URL, 6 two lines, 7 four fields; any other zone hidden
   GET  /b/...                      tracking beacons: any path below /b/ answers 200 with a 1x1 GIF
 """
 
@@ -82,6 +84,8 @@ class Sandbox:
             self.moments = json.load(f)
         with open(os.path.join(fixtures, "offer-feed.json"), encoding="utf-8") as f:
             self.feed = json.load(f)
+        with open(os.path.join(fixtures, "zone-ad.txt"), encoding="utf-8") as f:
+            self.zone_ad = f.read()
 
     def local_tracking(self, answer):
         """The answer with its beacon URLs (pixel, adv_pixel_url, beacons.*) pointing at this sandbox's /b/
@@ -196,6 +200,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.offer_feed(parts)
         if method == "POST" and parts.path == "/v1/events":
             return self.events(parts, body)
+        if method == "GET" and parts.path.endswith("/adAPI.php"):
+            return self.zone_ad(parts)
         if method == "GET" and parts.path.startswith("/b/"):
             return self.beacon(parts)
         self.send(404, {"error": "no such endpoint: " + parts.path})
@@ -342,6 +348,21 @@ class Handler(BaseHTTPRequestHandler):
             self.sandbox.beacon_hits[parts.path] = self.sandbox.beacon_hits.get(parts.path, 0) + 1
             self.sandbox.beacon_order.append(parts.path)
         self.send(200, GIF, content_type="image/gif")
+
+    # -- zone ads ---------------------------------------------------------------------------------------------
+
+    def zone_ad(self, parts):
+        zone = parse_qs(parts.query).get("AdID", [""])[0]
+        answers = {
+            "1": self.sandbox.zone_ad,
+            "2": "0||\n",
+            "3": "1|https://cdn.example.com/only-image.png",
+            "4": "yes|https://cdn.example.com/a.png|https://www.example.com/",
+            "5": "1|javascript:alert(1)|https://www.example.com/",
+            "6": "1|https://cdn.example.com/a.png|https://www.example.com/\n0||",
+            "7": "1|https://cdn.example.com/a.png|https://www.example.com/|extra",
+        }
+        self.send(200, answers.get(zone, "0||"), content_type="text/plain")
 
     # -- the Moments API --------------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ read -r line <&"${SANDBOX[0]}"
 url="${line#listening on }"
 echo "sandbox: $url"
 
-for example in moments_offers offer_feed; do
+for example in moments_offers offer_feed zone_ad; do
   gcc -std=c99 -Wall -Wextra -Werror -pedantic -I"$top/include" "$top/examples-c/$example.c" -o "$work/$example" \
     -L"$libdir" -lblinkengage -lpthread -Wl,-rpath,"$libdir"
 done
@@ -22,3 +22,7 @@ echo "== moments_offers: offers for the checkout placement"
 echo
 echo "== offer_feed: the client-side feed, screens and events"
 "$work/offer_feed" "$url" demo-key demo-user
+
+echo
+echo "== zone_ad: the legacy one-line ad of zone 1"
+"$work/zone_ad" "$url/api/adAPI.php?AdID={zone}" 1 "$url"

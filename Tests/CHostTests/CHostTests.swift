@@ -35,4 +35,6 @@ final class CHostTests: XCTestCase {
     func testOfferFeedLoadsAndErrors() throws { try buildAndRun("test_feed") }
 
     func testScreensBeaconsAndFeedEvents() throws { try buildAndRun("test_screens") }
+
+    func testZoneAds() throws { try buildAndRun("test_zone_ads") }
 }
