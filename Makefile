@@ -2,14 +2,17 @@
 # make test   runs every test (engine, C hosts, header/exports, valgrind, the release library)
 # make dist   builds the self-contained release library into dist/
 # make bench  runs the benchmarks under bench/
+# make install PREFIX=/usr/local   installs the release library, header, pkg-config file and CMake package
+# make docs   renders the API reference from the header into build/docs/html
 
 SWIFT     ?= swift
 VERSION   := $(shell sed -n 's/.*static let \(major\|minor\|patch\) = \([0-9]*\).*/\2/p' Sources/BlinkEngageCore/Model/LibraryVersion.swift | paste -sd.)
 DEBUG_DIR  = $(CURDIR)/.build/debug
 DIST       = $(CURDIR)/dist
+PREFIX    ?= /usr/local
 CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
-.PHONY: all deps build demo test dist bench clean
+.PHONY: all deps build demo test dist bench install docs clean
 
 all: build
 
@@ -30,12 +33,14 @@ test: build dist
 dist: deps
 	$(SWIFT) build -c release --product blinkengage -Xswiftc -static-stdlib \
 	  -Xlinker --version-script=$(CURDIR)/packaging/blinkengage.map -Xlinker -soname=libblinkengage.so.1
-	rm -rf "$(DIST)" && mkdir -p "$(DIST)/lib/pkgconfig" "$(DIST)/include"
+	rm -rf "$(DIST)" && mkdir -p "$(DIST)/lib"
 	cp "$$($(SWIFT) build -c release --show-bin-path)/libblinkengage.so" "$(DIST)/lib/libblinkengage.so.1"
-	ln -s libblinkengage.so.1 "$(DIST)/lib/libblinkengage.so"
-	cp include/blinkengage.h "$(DIST)/include/"
-	sed -e 's|@PREFIX@|$(DIST)|' -e 's|@VERSION@|$(VERSION)|' packaging/blinkengage.pc.in > "$(DIST)/lib/pkgconfig/blinkengage.pc"
+	scripts/install.sh "$(DIST)" "$(DIST)" "$(VERSION)"
 	@echo "dist: $$(du -h "$(DIST)/lib/libblinkengage.so.1" | cut -f1) unstripped"
+
+install:
+	@[ -f "$(DIST)/lib/libblinkengage.so.1" ] || $(MAKE) dist
+	scripts/install.sh "$(DIST)" "$(PREFIX)" "$(VERSION)"
 
 # Side-by-side benchmarks (bench/), reported as ratios.
 bench: deps

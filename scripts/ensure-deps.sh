@@ -15,8 +15,19 @@ command -v valgrind >/dev/null || missing+=(valgrind)
 command -v nm >/dev/null || missing+=(binutils)
 command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
+command -v cmake >/dev/null || missing+=(cmake)
+command -v doxygen >/dev/null || missing+=(doxygen)
 
-[ ${#missing[@]} -eq 0 ] && exit 0
+install_python_tools() {
+  python3 -c 'import pytest' 2>/dev/null && return 0
+  echo "installing: pytest (PyPI)"
+  python3 -m pip install -q pytest || { echo "missing: pytest (python3 -m pip install pytest)" >&2; exit 1; }
+}
+
+if [ ${#missing[@]} -eq 0 ]; then
+  install_python_tools
+  exit 0
+fi
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
   echo "missing Debian packages: ${missing[*]}" >&2
   echo "install them with: sudo apt-get install -y ${missing[*]}" >&2
@@ -26,3 +37,4 @@ echo "installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq "${missing[@]}" >/dev/null
+install_python_tools
