@@ -57,6 +57,25 @@ final class ExampleAndDistributionTests: XCTestCase {
         XCTAssertTrue(output.contains("tracking: delivered"), output)
     }
 
+    func testCxxExampleWithRAIIWrappers() throws {
+        let binary = workDirectory.appendingPathComponent("offers-cpp")
+        let library = ProjectPaths.libraryDirectory.path
+        let build = try Command.run("g++", [
+            "-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic",
+            "-I", ProjectPaths.root.appendingPathComponent("include").path,
+            ProjectPaths.root.appendingPathComponent("examples-cpp/offers.cpp").path, "-o", binary.path,
+            "-L", library, "-lblinkengage", "-lpthread", "-Wl,-rpath,\(library)",
+        ])
+        XCTAssertEqual(build.status, 0, build.output)
+        let sandbox = try SandboxProcess()
+        defer { sandbox.stop() }
+        let run = try Command.run(binary.path, [sandbox.url])
+        XCTAssertEqual(run.status, 0, run.output)
+        for line in ["moments: 3 offers, button colour #1A73E8", "unit shows 4003", "feed f_1: 2 groups", "reported view_all for g_entertainment"] {
+            XCTAssertTrue(run.output.contains(line), "missing \(line):\n\(run.output)")
+        }
+    }
+
     private func distDirectory() throws -> URL {
         guard let path = ProcessInfo.processInfo.environment["BE_DIST_DIR"], !path.isEmpty else {
             throw XCTSkip("BE_DIST_DIR is not set: run `make test`, which builds the release library first")
