@@ -25,7 +25,8 @@ build: deps
 demo: build
 	@scripts/demo.sh "$(DEBUG_DIR)"
 
-test: build dist
+test: build dist docs
+	BLINKENGAGE_LIBRARY="$(DIST)/lib/libblinkengage.so.1" python3 -m pytest -q -p no:cacheprovider bindings/python/tests
 	$(SWIFT) build --build-tests
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
 
