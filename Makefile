@@ -43,9 +43,15 @@ install:
 	@[ -f "$(DIST)/lib/libblinkengage.so.1" ] || $(MAKE) dist
 	scripts/install.sh "$(DIST)" "$(PREFIX)" "$(VERSION)"
 
+# The API reference; undocumented public functions and other warnings fail it.
+docs: deps
+	@mkdir -p build/docs
+	doxygen docs/Doxyfile
+	@echo "docs: build/docs/html/index.html"
+
 # Side-by-side benchmarks (bench/), reported as ratios.
 bench: deps
 	@scripts/bench.sh
 
 clean:
-	rm -rf .build dist
+	rm -rf .build dist build

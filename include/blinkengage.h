@@ -34,11 +34,17 @@
 extern "C" {
 #endif
 
-/** @name Version
- *  The soname (libblinkengage.so.1) changes only when the ABI breaks. */
-/** @{ */
+/**
+ * @defgroup version Version
+ * The version of this header. be_version() gives the library's, which agrees with it. The soname
+ * (libblinkengage.so.1) changes only when the ABI breaks.
+ * @{
+ */
+/** Major version: changes with incompatible API changes. */
 #define BE_VERSION_MAJOR 0
+/** Minor version: changes with additions. */
 #define BE_VERSION_MINOR 1
+/** Patch version: changes with fixes. */
 #define BE_VERSION_PATCH 0
 /** Non-zero when the header's version is at least a.b.c. */
 #define BE_VERSION_AT_LEAST(a, b, c)                                                                   \
@@ -46,9 +52,11 @@ extern "C" {
      (BE_VERSION_MAJOR == (a) && BE_VERSION_MINOR == (b) && BE_VERSION_PATCH >= (c)))
 /** @} */
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Types and constants                                                                                     */
-/* ------------------------------------------------------------------------------------------------------ */
+/**
+ * @defgroup types Types and constants
+ * Types and constants
+ * @{
+ */
 
 /** Result of a synchronous call. */
 typedef enum be_status {
@@ -92,7 +100,7 @@ typedef struct be_error {
 
 /** The SDK shut down before the operation completed (code 1). */
 #define BE_CANCELLED_ERROR_DOMAIN "BlinkEngageCancelled"
-#define BE_CANCELLED_ERROR_SHUTDOWN 1
+#define BE_CANCELLED_ERROR_SHUTDOWN 1 /**< be_sdk_shutdown() ran before the operation completed */
 
 /** Where callbacks run. */
 typedef enum be_callback_mode {
@@ -158,9 +166,13 @@ typedef void (*be_offer_feed_callback)(be_offer_feed *feed, const be_error *erro
  */
 typedef void (*be_zone_ad_callback)(be_zone_ad *ad, const be_error *error, void *user_data);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Library                                                                                                 */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup library Library
+ * Library
+ * @{
+ */
 
 /** The library's version as "MAJOR.MINOR.PATCH", agreeing with the BE_VERSION_* macros. Static string. */
 const char *be_version(void);
@@ -174,9 +186,13 @@ const char *be_status_string(be_status status);
  */
 const char *be_last_error_message(void);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Configuration                                                                                           */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup configuration Configuration
+ * Configuration
+ * @{
+ */
 
 /**
  * A new configuration with defaults for everything but the API key.
@@ -236,12 +252,17 @@ be_status be_config_set_log_handler(be_config *config, be_log_fn fn, be_log_leve
  */
 be_status be_config_set_outbox_limits(be_config *config, uint32_t max_items, uint32_t max_age_s);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Lifecycle                                                                                               */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup lifecycle Lifecycle
+ * Lifecycle
+ * @{
+ */
 
 /**
  * Starts an SDK instance from a copy of `config`.
+ * @param config the configuration, copied: the host may free it right after.
  * @param out_sdk receives the instance, to be ended with be_sdk_shutdown(); set to NULL on failure.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL arguments; BE_ERR_IO when an explicitly configured storage
  *         root cannot be used; BE_ERR_NO_MEMORY or BE_ERR_INVALID_STATE when a thread or libcurl cannot start.
@@ -296,9 +317,13 @@ be_status be_sdk_flush(be_sdk *sdk, uint32_t timeout_ms);
  */
 void be_sdk_shutdown(be_sdk *sdk, uint32_t timeout_ms);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Moments API                                                                                             */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup moments Moments API
+ * Moments API
+ * @{
+ */
 
 /** A new, empty request. Free it with be_moments_request_free(). NULL only when out of memory. */
 be_moments_request *be_moments_request_new(void);
@@ -328,6 +353,9 @@ be_status be_moments_request_set_payload(be_moments_request *request, const char
 
 /**
  * Fetches offers: POST {moments_url}/offers.json. The request is copied; the host may free it at once.
+ * @param sdk the SDK.
+ * @param request the parameters, validated by their setters.
+ * @param user_data passed back to the callback untouched.
  * @param callback receives the response or the error (domain BE_MOMENTS_ERROR_DOMAIN, or the cancellation
  *        domain on shutdown), exactly once, on the callback thread or in be_sdk_dispatch().
  * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL sdk/request/callback;
@@ -358,9 +386,13 @@ const char *be_moments_response_style(const be_moments_response *response, const
 /** The `privacy_url` of the answer, borrowed; NULL when absent. */
 const char *be_moments_response_privacy_url(const be_moments_response *response);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Client-side offer feed                                                                                  */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup feed Client-side offer feed
+ * Client-side offer feed
+ * @{
+ */
 
 /**
  * Loads the offer feed for the host to lay out. Concurrent calls share one request: every callback runs once
@@ -394,14 +426,13 @@ size_t be_offer_group_offer_count(const be_offer_group *group);
 /** The offer at `index`, borrowed from the group's feed; NULL when out of range. */
 const be_offer *be_offer_group_offer_at(const be_offer_group *group, size_t index);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* SDK screens: the single-offer unit without pixels. The SDK owns the state and the tracking beacons, the  */
-/* host draws the current offer. Every display is an impression (pixel and adv_pixel_url fire each time an  */
-/* offer becomes current, Previous included). Accept and decline move to the next offer, or on the last    */
-/* fire `close` and finish; decline fires `no_thanks_click` first. Close fires `close` and finishes.        */
-/* Freeing a screen fires nothing. Creating one records no feed event. After be_sdk_shutdown() every       */
-/* action returns BE_ERR_INVALID_STATE (or NULL) and changes nothing; getters keep answering.               */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup screens SDK screens
+ * SDK screens: the single-offer unit without pixels. The SDK owns the state and the tracking beacons, the host draws the current offer. Every display is an impression (pixel and adv_pixel_url fire each time an offer becomes current, Previous included). Accept and decline move to the next offer, or on the last fire `close` and finish; decline fires `no_thanks_click` first. Close fires `close` and finishes. Freeing a screen fires nothing. Creating one records no feed event. After be_sdk_shutdown() every action returns BE_ERR_INVALID_STATE (or NULL) and changes nothing; getters keep answering.
+ * @{
+ */
 
 /**
  * A screen for one offer of the newest feed, showing it (its impressions fire now).
@@ -451,9 +482,13 @@ int be_offer_screen_is_finished(const be_offer_screen *screen);
  */
 const char *be_offer_screen_style(const be_offer_screen *screen, const char *path);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Feed events                                                                                             */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup events Feed events
+ * Feed events
+ * @{
+ */
 
 /**
  * An event about a feed offer: BE_OFFER_FEED_EVENT_DID_APPEAR or _DID_TAP. Copies the feed id, group id, the
@@ -478,9 +513,13 @@ void be_offer_feed_event_free(be_offer_feed_event *event);
  */
 be_status be_sdk_report_offer_feed_event(be_sdk *sdk, const be_offer_feed_event *event);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Offers. Every string is borrowed from the offer's owner (response or feed); NULL when absent or empty.   */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup offers Offers
+ * Offers. Every string is borrowed from the offer's owner (response or feed); NULL when absent or empty.
+ * @{
+ */
 
 /** The offer's id as a decimal string. Never NULL for a valid offer. */
 const char *be_offer_id(const be_offer *offer);
@@ -509,12 +548,19 @@ const char *be_offer_field(const be_offer *offer, const char *key);
 /** The whole offer object as JSON text (same content as received; key order and spacing may differ). */
 const char *be_offer_json(const be_offer *offer);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Zone ads: the legacy one-line FLAG|IMAGE|LINK format, one ad per zone                                   */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup zoneads Zone ads
+ * Zone ads: the legacy one-line FLAG|IMAGE|LINK format, one ad per zone
+ * @{
+ */
 
 /**
  * Fetches the ad of `zone_id` (copied; percent-encoded into the configured template's "{zone}").
+ * @param sdk the SDK.
+ * @param zone_id the zone, UTF-8, not empty.
+ * @param user_data passed back to the callback untouched.
  * @param callback receives the ad or an error of BE_ZONE_AD_ERROR_DOMAIN, exactly once.
  * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL, "" or invalid UTF-8;
  *         BE_ERR_INVALID_STATE without a zone ad URL (be_config_set_zone_ad_url) or after shutdown.
@@ -537,16 +583,24 @@ const char *be_zone_ad_link_url(const be_zone_ad *ad);
  */
 be_status be_sdk_report_zone_ad_click(be_sdk *sdk, const be_zone_ad *ad);
 
-/* ------------------------------------------------------------------------------------------------------ */
-/* Diagnostics                                                                                             */
-/* ------------------------------------------------------------------------------------------------------ */
+/** @} */
+
+/**
+ * @defgroup diagnostics Diagnostics
+ * Diagnostics
+ * @{
+ */
 
 /** Counters since be_sdk_start(). Set struct_size before the call: the struct may grow at its end. */
 typedef struct be_stats {
     uint32_t struct_size;       /**< set by the caller to sizeof(be_stats) */
     uint64_t requests_sent;     /**< HTTP requests started (fetches, beacons, event batches, ...) */
-    uint64_t beacons_queued, beacons_delivered, beacons_dropped;
-    uint64_t events_queued, events_delivered, events_dropped;
+    uint64_t beacons_queued;    /**< beacons reported since start */
+    uint64_t beacons_delivered; /**< beacons the server accepted */
+    uint64_t beacons_dropped;   /**< beacons dropped by rule (see the dropped_* reasons) */
+    uint64_t events_queued;     /**< feed and zone ad events reported since start */
+    uint64_t events_delivered;  /**< events the server accepted */
+    uint64_t events_dropped;    /**< events dropped by rule */
     uint64_t dropped_rejected;  /**< refused by the server (4xx other than 401, 408, 429) */
     uint64_t dropped_expired;   /**< older than the maximum age */
     uint64_t dropped_overflow;  /**< oldest items pushed out by the queue cap */
@@ -560,6 +614,8 @@ typedef struct be_stats {
  *         BE_ERR_INVALID_STATE after shutdown.
  */
 be_status be_sdk_get_stats(be_sdk *sdk, be_stats *out_stats);
+
+/** @} */
 
 #ifdef __cplusplus
 }
