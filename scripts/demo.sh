@@ -11,7 +11,7 @@ read -r line <&"${SANDBOX[0]}"
 url="${line#listening on }"
 echo "sandbox: $url"
 
-for example in moments_offers offer_feed zone_ad; do
+for example in moments_offers offer_feed zone_ad offer_unit; do
   gcc -std=c99 -Wall -Wextra -Werror -pedantic -I"$top/include" "$top/examples-c/$example.c" -o "$work/$example" \
     -L"$libdir" -lblinkengage -lpthread -Wl,-rpath,"$libdir"
 done
@@ -26,3 +26,7 @@ echo "== offer_feed: the client-side feed, screens and events"
 echo
 echo "== zone_ad: the legacy one-line ad of zone 1"
 "$work/zone_ad" "$url/api/adAPI.php?AdID={zone}" 1 "$url"
+
+echo
+echo "== offer_unit: the single-offer unit in the terminal (keys: next, previous, decline, accept, close)"
+"$work/offer_unit" "$url/native/v4" --keys npdac

@@ -57,6 +57,37 @@ final class ExampleAndDistributionTests: XCTestCase {
         XCTAssertTrue(output.contains("tracking: delivered"), output)
     }
 
+    func testTerminalOfferUnitFromAScriptOfKeys() throws {
+        let binary = try buildExample(
+            "offer_unit", libraryDirectory: ProjectPaths.libraryDirectory.path,
+            includeDirectory: ProjectPaths.root.appendingPathComponent("include").path)
+        let sandbox = try SandboxProcess()
+        defer { sandbox.stop() }
+        let run = try Command.run(binary.path, [sandbox.url + "/native/v4", "--keys", "npxdac", "--plain"])
+        XCTAssertEqual(run.status, 0, run.output)
+        let fired = run.output.split(separator: "\n").filter { $0.hasPrefix("beacons: ") }
+        XCTAssertEqual(fired, [
+            "beacons: 2 fired (impression)",                   // 4001: pixel and adv_pixel_url
+            "beacons: 1 fired (impression)",                   // n: 4002
+            "beacons: 2 fired (impression)",                   // p: 4001 again
+            "beacons: 2 fired (no_thanks_click, impression)",  // d: on 4001, then 4002 shows
+            "beacons: 1 fired (impression)",                   // a: on 4002, then 4003 shows
+            "beacons: 1 fired (close)",                        // c: on 4003
+        ], run.output)
+        XCTAssertTrue(run.output.contains("open: https://track.example.com/sdk/offer_click?o_id=4002"), run.output)
+        XCTAssertTrue(run.output.contains("|   [a] Claim offer    [d] No, thanks                    |"), run.output)
+        XCTAssertTrue(run.output.contains("(the unit is closed)"), run.output)
+        XCTAssertTrue(run.output.contains("tracking: 9 beacons delivered"), run.output)
+        XCTAssertFalse(run.output.contains("\u{1B}["), "plain output has no escape sequences")
+        let beacons = try sandbox.control("GET", "/_sandbox/beacons")
+        XCTAssertTrue(beacons.contains("\"total\": 9"), beacons)
+
+        let colored = try Command.run(binary.path, [sandbox.url + "/native/v4", "--keys", "c", "--color"])
+        XCTAssertEqual(colored.status, 0, colored.output)
+        XCTAssertTrue(colored.output.contains("\u{1B}[48;2;26;115;232m [a] Claim offer "), "buttonYes.background #1A73E8")
+        XCTAssertTrue(colored.output.contains("\u{1B}[38;2;255;255;255m\u{1B}[48;2;11;25;55m Thanks for your order"), "header colours")
+    }
+
     func testCxxExampleWithRAIIWrappers() throws {
         let binary = workDirectory.appendingPathComponent("offers-cpp")
         let library = ProjectPaths.libraryDirectory.path
