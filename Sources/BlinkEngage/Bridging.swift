@@ -98,6 +98,17 @@ func withCError<Result>(_ error: ServiceError?, _ body: (UnsafePointer<be_error>
     }
 }
 
+/// Calls a host callback with an asynchronous result: the object borrowed for the call, or the error.
+func callBack<Object: AnyObject>(
+    _ result: Result<Object, ServiceError>, _ userData: HostPointer,
+    _ callback: (OpaquePointer?, UnsafePointer<be_error>?, UnsafeMutableRawPointer?) -> Void
+) {
+    switch result {
+    case .success(let object): withCError(nil) { callback(Handle.borrowed(object), $0, userData.raw) }
+    case .failure(let error): withCError(error) { callback(nil, $0, userData.raw) }
+    }
+}
+
 // The domain strings of the header's BE_*_ERROR_DOMAIN macros (string macros do not import into Swift).
 let BE_MOMENTS_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageMoments"
 let BE_OFFER_FEED_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageOfferFeed"

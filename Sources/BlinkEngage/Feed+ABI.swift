@@ -23,12 +23,7 @@ public func be_sdk_load_offer_feed(_ sdk: OpaquePointer?, _ callback: be_offer_f
         guard let engine = Handle.object(sdk, as: SDK.self) else { throw .invalidArgument("sdk is NULL") }
         guard let callback else { throw .invalidArgument("callback is NULL") }
         let userData = HostPointer(raw: user_data)
-        try engine.loadOfferFeed { result in
-            switch result {
-            case .success(let feed): withCError(nil) { callback(Handle.borrowed(feed), $0, userData.raw) }
-            case .failure(let error): withCError(error) { callback(nil, $0, userData.raw) }
-            }
-        }
+        try engine.loadOfferFeed { result in callBack(result, userData, callback) }
     }
 }
 

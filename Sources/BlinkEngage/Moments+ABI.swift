@@ -69,14 +69,7 @@ public func be_sdk_fetch_moments_offers(
         guard let handle = Handle.object(request, as: MomentsRequestHandle.self) else { throw .invalidArgument("request is NULL") }
         guard let callback else { throw .invalidArgument("callback is NULL") }
         let userData = HostPointer(raw: user_data)
-        try engine.fetchMomentsOffers(handle.request.withLock { $0 }) { result in
-            switch result {
-            case .success(let response):
-                withCError(nil) { callback(Handle.borrowed(response), $0, userData.raw) }
-            case .failure(let error):
-                withCError(error) { callback(nil, $0, userData.raw) }
-            }
-        }
+        try engine.fetchMomentsOffers(handle.request.withLock { $0 }) { result in callBack(result, userData, callback) }
     }
 }
 

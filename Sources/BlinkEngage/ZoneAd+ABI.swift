@@ -9,12 +9,7 @@ public func be_sdk_fetch_zone_ad(
         guard let engine = Handle.object(sdk, as: SDK.self) else { throw .invalidArgument("sdk is NULL") }
         guard let callback else { throw .invalidArgument("callback is NULL") }
         let userData = HostPointer(raw: user_data)
-        try engine.fetchZoneAd(zoneID: try hostString(zone_id, "zone_id")) { result in
-            switch result {
-            case .success(let ad): withCError(nil) { callback(Handle.borrowed(ad), $0, userData.raw) }
-            case .failure(let error): withCError(error) { callback(nil, $0, userData.raw) }
-            }
-        }
+        try engine.fetchZoneAd(zoneID: try hostString(zone_id, "zone_id")) { result in callBack(result, userData, callback) }
     }
 }
 

@@ -82,7 +82,8 @@ final class DiskOutboxStore: OutboxStore, @unchecked Sendable {
 
     func load(_ name: String) throws(OutboxRecordCodec.Failure) -> OutboxItem? {
         let path = "\(directory)/\(name)\(Self.suffix)"
-        guard let bytes = readFile(path) else { return nil }  // delivered meanwhile by the lock holder
+        // nil: delivered meanwhile by the lock holder. A record is small; 4 MiB is far past any of ours.
+        guard let bytes = FileBytes.read(path, limit: 4 * 1024 * 1024) else { return nil }
         do {
             return try OutboxRecordCodec.decode(bytes, name: name)
         } catch {
@@ -103,23 +104,6 @@ final class DiskOutboxStore: OutboxStore, @unchecked Sendable {
         guard descriptor >= 0 else { return }
         be_syncfs(descriptor)
         close(descriptor)
-    }
-
-    private func readFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes.append(contentsOf: buffer[..<count])
-            // A record is small; anything past 4 MiB is not one of ours.
-            if bytes.count > 4 * 1024 * 1024 { return [] }
-        }
-        return bytes
     }
 
     private func ageSeconds(of path: String) -> Int {
