@@ -4,6 +4,7 @@
 
 #include <poll.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 static be_moments_request *placement_request(void) {
     be_moments_request *request = be_moments_request_new();
@@ -391,6 +392,29 @@ static void test_flush_and_stats(void) {
     test_result_dispose(&r);
 }
 
+static void test_a_forked_child_gets_invalid_state(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement_request();
+    int status = 0;
+    pid_t child;
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    fflush(NULL);
+    child = fork();
+    if (child == 0) {
+        /* the SDK's threads did not come along: every call must refuse, none may hang or crash */
+        int refused = be_sdk_fetch_moments_offers(sdk, request, on_moments, NULL) == BE_ERR_INVALID_STATE &&
+                      be_sdk_flush(sdk, 1000) == BE_ERR_INVALID_STATE && strstr(be_last_error_message(), "fork") != NULL;
+        _exit(refused ? 0 : 1);
+    }
+    CHECK(child > 0);
+    CHECK(waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    be_sdk_shutdown(sdk, 1000);
+    be_config_free(config);
+    be_moments_request_free(request);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_library_section);
@@ -406,5 +430,6 @@ int main(void) {
     RUN(test_log_handler_respects_its_level);
     RUN(test_sdk_calls_after_config_free_use_the_copy);
     RUN(test_flush_and_stats);
+    RUN(test_a_forked_child_gets_invalid_state);
     return test_finish();
 }
