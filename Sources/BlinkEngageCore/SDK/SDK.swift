@@ -48,6 +48,11 @@ public final class SDK: @unchecked Sendable {
         transport = try Transport()
         do {
             callbacks = try CallbackQueue(mode: configuration.callbackMode)
+        } catch {
+            transport.shutdown()
+            throw error
+        }
+        do {
             outbox = try Outbox(
                 settings: Outbox.Settings(
                     apiKey: configuration.apiKey, engageURL: configuration.engageURL,
@@ -56,6 +61,7 @@ public final class SDK: @unchecked Sendable {
                     maximumAgeSeconds: Int64(configuration.outboxMaximumAgeSeconds)),
                 storageDirectory: storageDirectory, transport: transport, logger: logger)
         } catch {
+            callbacks.close()  // joins its thread: nothing the failed start made may outlive it
             transport.shutdown()
             throw error
         }

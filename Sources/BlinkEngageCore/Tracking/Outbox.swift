@@ -401,7 +401,10 @@ public final class Outbox: @unchecked Sendable {
             let verdict = RetryPolicy.verdict(
                 outcome, isEvent: isEvent, attempts: attempts + 1, nowEpochSeconds: nowSeconds,
                 firstRetry: settings.firstRetryNanoseconds)
-            if case .failure(let error) = outcome, error != .cancelled { state.connectionFailures += 1 }
+            switch outcome {
+            case .failure(.network), .failure(.timeout): state.connectionFailures += 1  // a flush learns the network is down
+            default: break
+            }
             for item in items {
                 guard var entry = state.entries[item.name] else { continue }
                 entry.inFlight = false
