@@ -85,34 +85,29 @@ final class CallbackQueue: @unchecked Sendable {
     }
 
     /// Whether the current thread is running one of this queue's jobs.
-    var isCurrentThreadInCallback: Bool { CallbackContext.current == ObjectIdentifier(self) }
+    var isCurrentThreadInCallback: Bool { CallbackContext.current == Unmanaged.passUnretained(self).toOpaque() }
 
-    private func takeJob() -> Job? {
-        state.withLock { state -> Job? in
-            guard state.pending > 0 else { return nil }
-            let job = state.jobs[state.head]
-            state.head += 1
-            if state.pending == 0 {
-                state.jobs.removeAll(keepingCapacity: true)
-                state.head = 0
-                if readinessDescriptor >= 0 {
-                    var byte: UInt8 = 0
-                    _ = read(readinessDescriptor, &byte, 1)  // drained: no longer readable
-                }
+    private func takeJob() -> Job? { state.withLock { pop(&$0) } }
+
+    /// The next job, under the lock; drained, the dispatch descriptor stops being readable.
+    private func pop(_ state: inout State) -> Job? {
+        guard state.pending > 0 else { return nil }
+        let job = state.jobs[state.head]
+        state.head += 1
+        if state.pending == 0 {
+            state.jobs.removeAll(keepingCapacity: true)
+            state.head = 0
+            if readinessDescriptor >= 0 {
+                var byte: UInt8 = 0
+                _ = read(readinessDescriptor, &byte, 1)
             }
-            return job
         }
+        return job
     }
 
     private func runOnCallbackThread() {
         while true {
-            let job = state.wait(until: { $0.pending > 0 || $0.closing }) { state -> Job? in
-                guard state.pending > 0 else { return nil }
-                let job = state.jobs[state.head]
-                state.head += 1
-                if state.pending == 0 { state.jobs.removeAll(keepingCapacity: true); state.head = 0 }
-                return job
-            } ?? nil
+            let job = state.wait(until: { $0.pending > 0 || $0.closing }) { pop(&$0) } ?? nil
             guard let job else { return }  // closing and drained
             CallbackContext.run(for: self, job)
         }
@@ -128,10 +123,8 @@ enum CallbackContext {
         return key
     }()
 
-    static var current: ObjectIdentifier? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return ObjectIdentifier(Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue())
-    }
+    /// The address of the queue whose job this thread runs, nil outside callbacks.
+    static var current: UnsafeMutableRawPointer? { pthread_getspecific(key) }
 
     static func run(for queue: CallbackQueue, _ job: () -> Void) {
         let previous = pthread_getspecific(key)
