@@ -15,9 +15,10 @@ final class InstallTests: XCTestCase {
         prefix = base.appendingPathComponent("prefix")
         work = base.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let version = try Self.headerVersion()
-        let install = try Command.run(ProjectPaths.root.appendingPathComponent("scripts/install.sh").path, [dist, prefix.path, version])
+        // Exactly what a user runs; DIST points at the release tree `make test` built (no build happens here).
+        let install = try Command.run("make", ["-s", "-C", ProjectPaths.root.path, "install", "PREFIX=\(prefix.path)", "DIST=\(dist)"])
         XCTAssertEqual(install.status, 0, install.output)
+        XCTAssertTrue(install.output.contains("installed libblinkengage \(try Self.headerVersion())"), install.output)
     }
 
     override func tearDownWithError() throws {

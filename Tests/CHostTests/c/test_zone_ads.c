@@ -119,6 +119,32 @@ static void test_a_click_is_recorded_as_an_event(void) {
     dispose(&r);
 }
 
+static void test_without_an_engage_url_a_click_records_nothing(void) {
+    be_config *config = be_config_new("demo-key");
+    be_sdk *offline = NULL;
+    zone_result r;
+    be_stats stats;
+    char url[512], storage[] = "/tmp/be-zone-XXXXXX";
+    snprintf(url, sizeof url, "%s/api/adAPI.php?AdID={zone}", sandbox_url());
+    CHECK(mkdtemp(storage) != NULL);
+    CHECK_INT(be_config_set_zone_ad_url(config, url), BE_OK);
+    CHECK_INT(be_config_set_storage_dir(config, storage), BE_OK);
+    CHECK_INT(be_sdk_start(config, &offline), BE_OK);
+    memset(&r, 0, sizeof r);
+    test_result_init(&r.result);
+    CHECK_INT(be_sdk_fetch_zone_ad(offline, "1", on_zone_ad, &r), BE_OK);
+    CHECK(test_result_wait(&r.result, 1));
+    CHECK_INT(be_sdk_report_zone_ad_click(offline, r.ad), BE_OK);
+    memset(&stats, 0, sizeof stats);
+    stats.struct_size = sizeof stats;
+    CHECK_INT(be_sdk_get_stats(offline, &stats), BE_OK);
+    CHECK_INT(stats.events_queued, 0);
+    CHECK_INT(stats.queue_depth, 0);
+    dispose(&r);
+    be_sdk_shutdown(offline, 1000);
+    be_config_free(config);
+}
+
 static void test_without_a_zone_url_fetches_are_refused(void) {
     be_config *config = sandbox_config("demo-key");
     be_sdk *plain = NULL;
@@ -145,6 +171,7 @@ int main(void) {
     RUN(test_zone_ids_are_encoded_and_validated);
     RUN(test_a_click_is_recorded_as_an_event);
     RUN(test_without_a_zone_url_fetches_are_refused);
+    RUN(test_without_an_engage_url_a_click_records_nothing);
     be_sdk_shutdown(sdk, 2000);
     return test_finish();
 }
