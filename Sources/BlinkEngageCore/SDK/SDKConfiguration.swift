@@ -49,9 +49,3 @@ public struct SDKConfiguration: Sendable {
         outboxMaximumAgeSeconds = maximumAgeSeconds
     }
 }
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}

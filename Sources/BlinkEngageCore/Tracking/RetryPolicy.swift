@@ -27,7 +27,7 @@ public enum RetryPolicy {
 
     /// Seconds from a Retry-After value: delta-seconds or an HTTP date; nil when unreadable. Capped at 1 hour.
     static func retryAfterSeconds(_ value: String?, nowEpochSeconds: Int64) -> UInt64? {
-        guard let value = value?.trimmingCharacters() , !value.isEmpty else { return nil }
+        guard let value = value?.trimmed, !value.isEmpty else { return nil }
         if let seconds = UInt64(value) { return min(seconds, maximumRetryAfterSeconds) }
         guard let date = HTTPDate.parse(value) else { return nil }
         return UInt64(min(max(date - nowEpochSeconds, 0), Int64(maximumRetryAfterSeconds)))
@@ -58,15 +58,6 @@ public enum RetryPolicy {
             }
             return .reject(status: status)
         }
-    }
-}
-
-private extension String {
-    func trimmingCharacters() -> String {
-        var slice = Substring(self)
-        while slice.first?.isWhitespace == true { slice = slice.dropFirst() }
-        while slice.last?.isWhitespace == true { slice = slice.dropLast() }
-        return String(slice)
     }
 }
 

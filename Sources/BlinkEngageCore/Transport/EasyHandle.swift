@@ -123,7 +123,7 @@ final class EasyHandle {
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t\r\n")
+        let value = String(line[line.index(after: colon)...]).trimmed
         responseHeaders[name] = value
     }
 
@@ -138,15 +138,5 @@ final class EasyHandle {
         let detail = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         if code == CURLE_OPERATION_TIMEDOUT { return .failure(.timeout(detail)) }
         return .failure(.network(detail))
-    }
-}
-
-private extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        var slice = Substring(self)
-        while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -41,13 +41,3 @@ public enum ZoneAdParser {
         }
     }
 }
-
-extension String {
-    /// Without surrounding spaces, tabs and line breaks.
-    var trimmed: String {
-        var slice = Substring(self)
-        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
-        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
-        return String(slice)
-    }
-}
