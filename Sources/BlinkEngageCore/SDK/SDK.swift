@@ -145,8 +145,6 @@ public final class SDK: @unchecked Sendable {
         try hostCall { () throws(EngineFailure) in (transport.requestsSent, outbox.statistics) }
     }
 
-    public var isCurrentThreadInCallback: Bool { callbacks.isCurrentThreadInCallback }
-
     /// Cancels everything in flight, runs every callback still owed, stops the threads and silences the log.
     /// Returns false (and does nothing) when called from one of this SDK's own callbacks.
     @discardableResult

@@ -31,9 +31,6 @@ final class NativeThread {
         self.thread = thread
     }
 
-    /// Whether the caller is this thread.
-    var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
-
     /// Waits for the closure to return. Idempotent.
     func join() {
         guard !joined else { return }

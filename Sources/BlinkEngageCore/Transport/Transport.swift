@@ -58,12 +58,6 @@ public final class Transport: @unchecked Sendable {
     /// How many requests were handed to the transport so far.
     public var requestsSent: UInt64 { state.withLock { $0.requestsSent } }
 
-    /// Completes every queued and in-flight request with `.cancelled` now; the transport stays usable.
-    public func cancelAll() {
-        state.withLock { $0.cancelRequested = true }
-        curl_multi_wakeup(multi)
-    }
-
     /// Cancels everything in flight, stops the thread and waits for it. Every completion has run on return.
     public func shutdown() {
         state.withLock { $0.stopping = true; $0.cancelRequested = true }
