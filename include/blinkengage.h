@@ -286,14 +286,20 @@ be_status be_sdk_clear_user_identity(be_sdk *sdk);
 
 /**
  * Dispatch mode only: runs up to `max_callbacks` queued callbacks (all of them when <= 0) on the calling thread.
- * @return how many callbacks ran; 0 in the other mode, for NULL, or when none waited.
+ * Callbacks run one at a time across every dispatching thread: a call made while another thread is dispatching
+ * returns 0 at once (that thread runs what waits), and so does a call from inside a callback. Any thread.
+ * @param sdk the instance; NULL returns 0.
+ * @param max_callbacks the most callbacks to run; <= 0 for all that wait.
+ * @return how many callbacks ran; 0 in the other mode, for NULL, when none waited, inside a callback, while
+ *         another thread dispatches, or in a forked child (the parent's callbacks are not the child's).
  */
 int be_sdk_dispatch(be_sdk *sdk, int max_callbacks);
 
 /**
  * Dispatch mode only: a descriptor that is readable while callbacks wait, for poll/epoll/GLib/libuv loops.
- * Owned by the SDK: never read, write or close it; it stays valid until be_sdk_shutdown(). -1 in the other
- * mode or for NULL.
+ * Owned by the SDK: never read, write or close it; it stays valid until be_sdk_shutdown(). Any thread.
+ * @param sdk the instance; NULL returns -1.
+ * @return the descriptor; -1 in the other mode, for NULL, or in a forked child.
  */
 int be_sdk_dispatch_fd(be_sdk *sdk);
 
@@ -311,9 +317,14 @@ be_status be_sdk_flush(be_sdk *sdk, uint32_t timeout_ms);
  * left on disk for the next start. Cancels every request in flight and runs every callback still owed
  * exactly once before returning: completed results as results, the rest with BE_CANCELLED_ERROR_DOMAIN.
  * They run on the callback thread or, in dispatch mode, on the thread calling this. No callback and no log
- * message follows its return. Waits at most about `timeout_ms` for work that is not a host callback.
+ * message follows its return. Waits at most about `timeout_ms` for work that is not a host callback: a
+ * be_sdk_flush() running on another thread is ended first (it returns BE_ERR_TIMEOUT).
  * `sdk` is invalid afterwards. NULL does nothing. Called from one of this SDK's own callbacks it logs an error
- * and does nothing.
+ * and does nothing. In a forked child it releases nothing the parent holds (no thread is joined, no lock is
+ * given up, no callback runs, no memory is freed) and the child's `sdk` is invalid afterwards: only the
+ * process that started an SDK can end it. Any thread but the SDK's own callback thread.
+ * @param sdk the instance, ended by this call; NULL does nothing.
+ * @param timeout_ms the longest wait for queued beacons and events to be delivered.
  */
 void be_sdk_shutdown(be_sdk *sdk, uint32_t timeout_ms);
 

@@ -93,7 +93,7 @@ func withCError<Result>(_ error: ServiceError?, _ body: (UnsafePointer<be_error>
     case .cancelled: domain = StaticCString(BE_CANCELLED_ERROR_DOMAIN_LITERAL)
     }
     return error.message.withCString { message in
-        var cError = be_error(domain: domain.pointer, code: Int32(error.code), message: message, http_status: Int32(error.httpStatus))
+        var cError = be_error(domain: domain.pointer, code: Int32(clamping: error.code), message: message, http_status: Int32(clamping: error.httpStatus))
         return withUnsafePointer(to: &cError) { body($0) }
     }
 }

@@ -68,9 +68,30 @@ final class TransportTests {
         #expect((try? send(request).get().status) == 302)
     }
 
-    @Test func refusesNonHTTPURLs() {
-        let request = HTTPRequest(method: .get, url: "file:///etc/passwd", timeoutMilliseconds: 1000)
-        guard case .failure(.network) = send(request) else { Issue.record("file:// was fetched"); return }
+    @Test(arguments: ["file:///etc/passwd", "gopher://127.0.0.1/", "javascript:alert(1)", "ftp://127.0.0.1/x"])
+    func refusesNonHTTPURLs(url: String) {
+        let request = HTTPRequest(method: .get, url: url, timeoutMilliseconds: 1000)
+        guard case .failure(.refused) = send(request) else { Issue.record("\(url) was not refused"); return }
+    }
+
+    /// Whoever supplies a header (a host string, a server's token), CR, LF or NUL never reach the wire.
+    @Test(arguments: [
+        ("User-Agent", "Mozilla\r\nX-Injected: yes"), ("User-Agent", "a\nb"), ("Authorization", "Bearer t\u{0}x"),
+        ("X-Bad Name", "v"), ("X-Bad\r\nName", "v"), ("", "v"),
+    ])
+    func refusesHeadersThatCouldSplit(name: String, value: String) throws {
+        var request = get("/nothing")
+        request.headers = [(name: name, value: value)]
+        guard case .failure(.refused(let reason)) = send(request) else { Issue.record("the header was sent"); return }
+        #expect(!reason.contains("\r") && !reason.contains("\n"))
+        #expect(try sandbox.requests().isEmpty)
+    }
+
+    @Test func neverRedirectsFromHTTPSDownToHTTP() {
+        #expect(HTTPRequestRules.isHTTPS("HTTPS://host/x"))
+        #expect(!HTTPRequestRules.isHTTPS("http://host/x"))
+        #expect(HTTPRequestRules.redirectProtocols(for: "https://host/x") == "https")
+        #expect(HTTPRequestRules.redirectProtocols(for: "http://host/x") == "http,https")
     }
 
     @Test func verifiesTLSCertificates() throws {

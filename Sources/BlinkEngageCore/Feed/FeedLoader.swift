@@ -1,7 +1,7 @@
 /// Loads the client-side offer feed: concurrent loads share one request, a load during registration waits for
 /// it, and the newest successful feed is remembered for the screens (PROTOCOL.md section 2).
-final class FeedLoader: @unchecked Sendable {
-    typealias Completion = (Result<OfferFeed, ServiceError>) -> Void
+final class FeedLoader: Sendable {
+    typealias Completion = @Sendable (Result<OfferFeed, ServiceError>) -> Void
 
     private struct State {
         /// Callers of the load in progress; non-empty exactly while one is in progress.

@@ -7,7 +7,7 @@ import FoundationEssentials
 
 /// The registered identities and the device id, kept in the storage directory so that a returning user needs
 /// no new registration. Written to a temporary name and renamed, so a crash leaves the old file or the new one.
-final class IdentityStore: @unchecked Sendable {
+final class IdentityStore: Sendable {
     struct Registration: Equatable, Sendable {
         var userID: String
         var token: String
@@ -32,7 +32,7 @@ final class IdentityStore: @unchecked Sendable {
         var snapshot = Snapshot(current: object.present("current")?.stringValue)
         for member in object.present("registrations")?.objectValue?.members ?? [] {
             guard let entry = member.value.objectValue, let userID = entry.present("user_id")?.stringValue,
-                  let token = entry.present("token")?.stringValue else { continue }
+                  let token = entry.present("token")?.stringValue, EngageRequests.isBearerToken(token) else { continue }
             snapshot.registrations[member.key] = Registration(userID: userID, token: token)
         }
         return snapshot

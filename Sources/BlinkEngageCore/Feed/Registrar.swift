@@ -5,7 +5,7 @@ import Dispatch
 /// Registration runs in the background: a failed attempt fails the loads waiting on it (error 2) and is retried
 /// with backoff, never forgotten. A returning user keeps the stored token and is not registered again. A token
 /// the server refuses (401) is replaced by registering again.
-final class Registrar: EventAuthorization, @unchecked Sendable {
+final class Registrar: EventAuthorization, Sendable {
     enum TokenResult: Sendable {
         case token(String)
         /// No identity was set, or it was cleared.
@@ -15,7 +15,7 @@ final class Registrar: EventAuthorization, @unchecked Sendable {
         case cancelled
     }
 
-    typealias Waiter = (TokenResult) -> Void
+    typealias Waiter = @Sendable (TokenResult) -> Void
 
     private struct State {
         var snapshot = IdentityStore.Snapshot()
@@ -57,15 +57,20 @@ final class Registrar: EventAuthorization, @unchecked Sendable {
     }
 
     /// Sets the identity, registering it unless it is already known. Returns false when it was already current.
+    ///
+    /// Loads that waited for the previous identity's token now wait for this one's (or get it at once when it
+    /// is known): an attempt for an identity that is no longer current wakes no one, so leaving them queued
+    /// would strand them, and every later load that joins theirs, until shutdown.
     @discardableResult
     func setIdentity(_ identity: String) -> Bool {
-        let changed = state.withLock { state -> Bool in
-            guard state.snapshot.current != identity else { return false }
+        let moved = state.withLock { state -> [Waiter]? in
+            guard state.snapshot.current != identity else { return nil }
             state.snapshot.current = identity
             state.failures = 0
-            return true
+            defer { state.waiters = [] }
+            return state.waiters
         }
-        guard changed else { return false }
+        guard let moved else { return false }
         persist()
         let known = state.withLock { $0.snapshot.registrations[identity] != nil }
         if known {
@@ -75,6 +80,7 @@ final class Registrar: EventAuthorization, @unchecked Sendable {
         } else {
             startAttempt(for: identity)
         }
+        for waiter in moved { withToken(waiter) }
         return true
     }
 

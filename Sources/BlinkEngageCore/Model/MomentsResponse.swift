@@ -1,5 +1,5 @@
 /// A decoded Moments API answer: its offers, styles and privacy URL. Immutable; owns its offers.
-public final class MomentsResponse: @unchecked Sendable {
+public final class MomentsResponse: Sendable {
     public let offers: [Offer]
     public let styles: Styles
     public let privacyURL: StableCString?

@@ -1,6 +1,6 @@
 /// One offer, decoded once and immutable. A final class because the C API hands offers out by identity: its
 /// address is stable and its C strings live exactly as long as the feed or response that owns it.
-public final class Offer: @unchecked Sendable {
+public final class Offer: Sendable {
     /// The wire id as a decimal string.
     public let id: String
     /// The offer object as received, for `be_offer_json` and top-level lookups by wire name.
@@ -21,23 +21,41 @@ public final class Offer: @unchecked Sendable {
     /// Legacy wire names and the keys they stand for.
     static let legacyAliases = ["title": "name", "image": "creative_url"]
 
+    /// Top-level keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are
+    /// handed out; anything else (`javascript:`, `file:`, `intent:` ...) reads as absent.
+    static let urlKeys: Set<String> = [
+        "click_url", "useraction_url", "image", "creative_url", "save_for_later_url", "offerwall_url", "qr_code_img",
+        "pixel", "adv_pixel_url",
+    ]
+
+    /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
+    public let refusedURLKeys: [String]
+
     init(id: String, object: JSONObject, creatives: [Creative], tags: [String], mainImageURL: String?, placement: FeedPlacement?) {
         self.id = id
         self.placement = placement
         self.object = object
         self.creatives = creatives
         self.tags = tags
-        self.mainImageURL = mainImageURL
+        var refused: [String] = []
+        self.mainImageURL = mainImageURL.flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil }
+        if mainImageURL != nil, self.mainImageURL == nil { refused.append("main image") }
         var texts: [String: StableCString] = [:]
         for member in object.members where member.value.isScalar {
-            if let text = StableCString.nonEmpty(member.value.scalarText) { texts[member.key] = text }
+            guard let text = member.value.scalarText, !text.isEmpty else { continue }
+            if Offer.urlKeys.contains(member.key), !ServiceURL.isAbsoluteHTTP(text) {
+                refused.append(member.key)
+                continue
+            }
+            texts[member.key] = StableCString(text)
         }
+        refusedURLKeys = refused
         for (key, legacy) in Offer.legacyAliases where texts[key] == nil {
             texts[key] = texts[legacy]
         }
         fieldTexts = texts
         idText = StableCString(id)
-        mainImageText = StableCString.nonEmpty(mainImageURL)
+        mainImageText = StableCString.nonEmpty(self.mainImageURL)
         jsonText = StableCString(JSONValue.object(object).jsonText)
     }
 
@@ -57,7 +75,7 @@ public final class Offer: @unchecked Sendable {
     public var noThanksBeaconURL: String? { beacon("no_thanks_click") }
 
     private func beacon(_ key: String) -> String? {
-        guard let text = object.present("beacons")?.objectValue?.present(key)?.stringValue, !text.isEmpty else { return nil }
+        guard let text = object.present("beacons")?.objectValue?.present(key)?.stringValue, ServiceURL.isAbsoluteHTTP(text) else { return nil }
         return text
     }
 }

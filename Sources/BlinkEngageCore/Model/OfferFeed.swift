@@ -1,5 +1,5 @@
 /// A group of offers in the feed, as the host lays it out. Owned by its feed.
-public final class OfferGroup: @unchecked Sendable {
+public final class OfferGroup: Sendable {
     public let id: String
     public let title: String?
     public let offers: [Offer]
@@ -19,7 +19,7 @@ public final class OfferGroup: @unchecked Sendable {
 
 /// One successful feed load: groups of offers, immutable. Screens resolve offers and groups against the newest
 /// feed by identity, so an offer from an older load (even with the same id) resolves to nothing.
-public final class OfferFeed: @unchecked Sendable {
+public final class OfferFeed: Sendable {
     public let id: String
     public let groups: [OfferGroup]
     public let idText: StableCString

@@ -16,7 +16,8 @@ public struct ServiceError: Error, Equatable, Sendable {
     public init(_ domain: Domain, code: Int, message: String, httpStatus: Int = 0) {
         self.domain = domain
         self.code = code
-        self.message = message
+        // Messages often carry a server's words: escaped and bounded before they reach a host or a terminal.
+        self.message = SafeText.clean(message)
         self.httpStatus = httpStatus
     }
 

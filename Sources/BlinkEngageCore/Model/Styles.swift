@@ -2,7 +2,7 @@
 ///
 /// `settings` may also arrive at `data.settings` (older API versions): a `settings.*` path reads
 /// `styles.settings` first and falls back to `data.settings` key by key.
-public final class Styles: @unchecked Sendable {
+public final class Styles: Sendable {
     public let styles: JSONObject
     public let legacySettings: JSONObject?
     /// Answers handed to C, built on first lookup and kept as long as the styles, so pointers stay valid.

@@ -1,5 +1,5 @@
 /// One legacy zone ad: whether to show it, and its image and link (PROTOCOL.md section 5). Immutable.
-public final class ZoneAd: @unchecked Sendable {
+public final class ZoneAd: Sendable {
     public let zoneID: String
     public let isEnabled: Bool
     public let imageURL: StableCString?

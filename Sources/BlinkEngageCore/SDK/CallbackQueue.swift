@@ -6,22 +6,23 @@ import Musl
 
 /// The one home of host callbacks: a serial queue drained either by the SDK's callback thread or, in
 /// dispatch mode, by whichever host thread calls `dispatch`. Callbacks never run inside the call that queued
-/// them and never run under a lock, so a callback may call back into the library.
-final class CallbackQueue: @unchecked Sendable {
-    typealias Job = () -> Void
+/// them, never run under a lock (so a callback may call back into the library), and never two at once: in
+/// dispatch mode one thread drains at a time, and a `dispatch` from inside a callback returns 0 at once.
+final class CallbackQueue: Sendable {
+    typealias Job = @Sendable () -> Void
 
     private struct State {
         var jobs: [Job] = []
         var head = 0
         var closing = false
-        /// A dispatch-mode drain in progress on some host thread.
-        var running = 0
+        /// A host thread is draining in dispatch mode; others return at once instead of running jobs beside it.
+        var draining = false
         var pending: Int { jobs.count - head }
     }
 
     let mode: SDKConfiguration.CallbackMode
     private let state = ConditionLock(State())
-    private var thread: NativeThread?
+    private let thread = Locked<NativeThread?>(nil)
     /// Dispatch mode: the read end of a pipe that holds one byte exactly while jobs wait.
     let readinessDescriptor: Int32
     private let readinessWriter: Int32
@@ -40,7 +41,8 @@ final class CallbackQueue: @unchecked Sendable {
         } else {
             readinessDescriptor = -1
             readinessWriter = -1
-            thread = try NativeThread(name: "be-callbacks") { [unowned self] in self.runOnCallbackThread() }
+            let started = try NativeThread(name: "be-callbacks") { [unowned self] in self.runOnCallbackThread() }
+            thread.withLock { $0 = started }
         }
     }
 
@@ -62,9 +64,17 @@ final class CallbackQueue: @unchecked Sendable {
         }
     }
 
-    /// Dispatch mode: runs up to `maximum` jobs (all when <= 0) on this thread; returns how many ran.
+    /// Dispatch mode: runs up to `maximum` jobs (all when <= 0) on this thread; returns how many ran. Returns 0
+    /// at once inside a callback, or while another thread is draining (its drain runs what is queued).
     func dispatch(maximum: Int) -> Int {
-        guard mode == .dispatch else { return 0 }
+        guard mode == .dispatch, !isCurrentThreadInCallback else { return 0 }
+        let admitted = state.withLock { state -> Bool in
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        guard admitted else { return 0 }
+        defer { state.withLock { $0.draining = false } }
         var ran = 0
         while maximum <= 0 || ran < maximum, let job = takeJob() {
             CallbackContext.run(for: self, job)
@@ -73,16 +83,21 @@ final class CallbackQueue: @unchecked Sendable {
         return ran
     }
 
-    /// Runs every queued job (on the callback thread, or here in dispatch mode) and stops the thread.
+    /// Runs every queued job (on the callback thread, or here in dispatch mode) and stops the thread. In
+    /// dispatch mode it first waits for a drain in progress on another thread, so jobs never run two at once.
     func close() {
         state.withLock { $0.closing = true }
-        if let thread {
+        if let thread = thread.withLock({ $0 }) {
             thread.join()
-            self.thread = nil
         } else {
+            _ = state.wait(until: { !$0.draining }) { $0.draining = true }
             while let job = takeJob() { CallbackContext.run(for: self, job) }
+            state.withLock { $0.draining = false }
         }
     }
+
+    /// In a forked child: forgets the callback thread, which does not exist there, without joining it.
+    func abandonAfterFork() { thread.withLock { $0 }?.abandon() }
 
     /// Whether the current thread is running one of this queue's jobs.
     var isCurrentThreadInCallback: Bool { CallbackContext.current == Unmanaged.passUnretained(self).toOpaque() }
@@ -114,8 +129,8 @@ final class CallbackQueue: @unchecked Sendable {
     }
 }
 
-/// Which callback queue the current thread is running a job for, so `shutdown` from inside a callback can be
-/// detected. Swift has no thread-local storage of its own here: a pthread key holds it.
+/// Which callback queue the current thread is running a job for, so `shutdown` and `dispatch` from inside a
+/// callback can be detected. Swift has no thread-local storage of its own here: a pthread key holds it.
 enum CallbackContext {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

@@ -12,6 +12,7 @@ final class Logger: Sendable {
     private let handler: LogHandler?
     private let minimumLevel: LogLevel
     private let gate = ConditionLock((open: true, inside: 0))
+    static let maximumMessageBytes = 2048
 
     init(handler: LogHandler?, minimumLevel: LogLevel) {
         self.handler = handler
@@ -26,7 +27,8 @@ final class Logger: Sendable {
             return true
         }
         guard admitted else { return }
-        handler(level, message())
+        // Log lines embed outside text (server messages, URLs): no control character reaches the handler.
+        handler(level, SafeText.clean(message(), maximumBytes: Self.maximumMessageBytes))
         gate.withLock { $0.inside -= 1 }
     }
 

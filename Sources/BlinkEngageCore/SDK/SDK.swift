@@ -4,9 +4,20 @@ import Glibc
 import Musl
 #endif
 
-/// One running SDK: owns the transport, the callback queue, the logger and the storage directory, and is the
+/// One running SDK: owns the transports, the callback queue, the logger and the storage directory, and is the
 /// only thing the C ABI talks to.
-public final class SDK: @unchecked Sendable {
+///
+/// Threads. An SDK runs these, each named, each joined at shutdown:
+/// - `be-transport`: drives libcurl for first-party requests (Moments, Engage, zone ads) and runs their
+///   completions, which decode answers and queue callbacks; at most 8 connections, 4 per host.
+/// - `be-beacons`: drives libcurl for tracking beacons to third-party pixel hosts, with its own 8 connections
+///   (1 per host), so hanging pixel hosts never hold up a fetch.
+/// - `be-outbox`: chooses what to deliver next from the durable queue, sleeps while nothing is due.
+/// - `be-callbacks` (callbacks on the SDK thread only): runs host callbacks one at a time. In dispatch mode
+///   there is none: host threads run callbacks in `be_sdk_dispatch`, one at a time.
+/// Registration retries wait on a timer (Dispatch's global queue). Host calls run on the host's threads and
+/// only take short locks, except `flush` (which waits, bounded) and `shutdown`.
+public final class SDK: Sendable {
     private enum Phase { case running, stopping, stopped }
 
     private struct Lifecycle {
@@ -19,7 +30,10 @@ public final class SDK: @unchecked Sendable {
     /// The storage directory of this API key, or nil when the SDK keeps its state in memory.
     public let storageDirectory: String?
     let logger: Logger
+    /// First-party requests: Moments, registration, feed, events, zone ads.
     let transport: Transport
+    /// Third-party tracking beacons, with connections of their own.
+    let beaconTransport: Transport
     let callbacks: CallbackQueue
     /// The durable queue of beacons and events.
     public let outbox: Outbox
@@ -45,11 +59,18 @@ public final class SDK: @unchecked Sendable {
             logger.warning("no home directory is known; tracking is kept in memory only")
             storageDirectory = nil
         }
-        transport = try Transport()
+        transport = try Transport(options: Self.firstPartyTransport)
+        do {
+            beaconTransport = try Transport(options: Self.beaconTransport)
+        } catch {
+            transport.shutdown()
+            throw error
+        }
         do {
             callbacks = try CallbackQueue(mode: configuration.callbackMode)
         } catch {
             transport.shutdown()
+            beaconTransport.shutdown()
             throw error
         }
         do {
@@ -59,10 +80,11 @@ public final class SDK: @unchecked Sendable {
                     userAgent: configuration.effectiveUserAgent, timeoutMilliseconds: configuration.timeoutMilliseconds,
                     maximumItems: Int(configuration.outboxMaximumItems),
                     maximumAgeSeconds: Int64(configuration.outboxMaximumAgeSeconds)),
-                storageDirectory: storageDirectory, transport: transport, logger: logger)
+                storageDirectory: storageDirectory, transport: transport, beaconTransport: beaconTransport, logger: logger)
         } catch {
             callbacks.close()  // joins its thread: nothing the failed start made may outlive it
             transport.shutdown()
+            beaconTransport.shutdown()
             throw error
         }
         let engage = configuration.engageURL.map {
@@ -75,12 +97,32 @@ public final class SDK: @unchecked Sendable {
         logger.debug("started; storage at \(storageDirectory ?? "memory")")
     }
 
+    static let firstPartyTransport: Transport.Options = {
+        var options = Transport.Options()
+        options.maximumTotalConnections = 8
+        options.maximumConnectionsPerHost = 4
+        options.threadName = "be-transport"
+        return options
+    }()
+
+    static let beaconTransport: Transport.Options = {
+        var options = Transport.Options()
+        options.maximumTotalConnections = Outbox.maximumBeaconsInFlight
+        options.maximumConnectionsPerHost = 1  // beacons go one at a time per host anyway
+        options.threadName = "be-beacons"
+        return options
+    }()
+
     // MARK: - Calls from the host
+
+    /// Whether this is a forked child of the process that started the SDK: its threads do not exist here, and
+    /// its lock and descriptors are shared with the parent.
+    var isForkedChild: Bool { getpid() != processID }
 
     /// Runs `body` as a host call: refused after shutdown began or in a forked child, and counted so that
     /// shutdown waits for it to leave.
     func hostCall<Result>(_ body: () throws(EngineFailure) -> Result) throws(EngineFailure) -> Result {
-        guard getpid() == processID else { throw .invalidState("the SDK cannot be used in a forked child process") }
+        guard !isForkedChild else { throw .invalidState("the SDK cannot be used in a forked child process") }
         let admitted = lifecycle.withLock { state -> Bool in
             guard state.phase == .running else { return false }
             state.activeCalls += 1
@@ -92,7 +134,7 @@ public final class SDK: @unchecked Sendable {
     }
 
     /// Delivers `result` to `completion` through the callback queue (never inside the caller's call).
-    func deliver<Value>(_ result: Result<Value, ServiceError>, to completion: @escaping (Result<Value, ServiceError>) -> Void) {
+    func deliver<Value: Sendable>(_ result: Result<Value, ServiceError>, to completion: @escaping @Sendable (Result<Value, ServiceError>) -> Void) {
         callbacks.enqueue { completion(result) }
     }
 
@@ -134,21 +176,33 @@ public final class SDK: @unchecked Sendable {
         }
     }
 
-    /// Dispatch mode: runs up to `maximum` queued callbacks here (all when <= 0).
-    public func dispatch(maximum: Int) -> Int { callbacks.dispatch(maximum: maximum) }
+    /// Dispatch mode: runs up to `maximum` queued callbacks here (all when <= 0). 0 in a forked child (the
+    /// parent's callbacks are not the child's to run), inside a callback, or while another thread dispatches.
+    public func dispatch(maximum: Int) -> Int {
+        guard !isForkedChild else { return 0 }
+        return callbacks.dispatch(maximum: maximum)
+    }
 
-    /// Dispatch mode: the descriptor that is readable while callbacks wait; -1 otherwise.
-    public var dispatchDescriptor: Int32 { callbacks.readinessDescriptor }
+    /// Dispatch mode: the descriptor that is readable while callbacks wait; -1 otherwise and in a forked child.
+    public var dispatchDescriptor: Int32 { isForkedChild ? -1 : callbacks.readinessDescriptor }
 
     /// Counters since start: requests and the tracking queue.
     public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics) {
-        try hostCall { () throws(EngineFailure) in (transport.requestsSent, outbox.statistics) }
+        try hostCall { () throws(EngineFailure) in (transport.requestsSent + beaconTransport.requestsSent, outbox.statistics) }
     }
 
     /// Cancels everything in flight, runs every callback still owed, stops the threads and silences the log.
-    /// Returns false (and does nothing) when called from one of this SDK's own callbacks.
+    /// Returns false (and does nothing the caller must undo) when called from one of this SDK's own callbacks,
+    /// or in a forked child, where it releases nothing the parent holds: no join, no unlock, no callback.
+    ///
+    /// Waits at most about `timeoutMilliseconds` for work that is not a host callback: a host thread's flush
+    /// is ended first, so it cannot stretch the wait.
     @discardableResult
     public func shutdown(timeoutMilliseconds: UInt32) -> Bool {
+        if isForkedChild {
+            abandonAfterFork()
+            return false
+        }
         if callbacks.isCurrentThreadInCallback {
             logger.error("be_sdk_shutdown was called from one of this SDK's callbacks; ignored")
             return false
@@ -159,8 +213,12 @@ public final class SDK: @unchecked Sendable {
             return true
         }
         guard first else { return true }
+        let deadline = MonotonicClock.deadline(afterMilliseconds: timeoutMilliseconds)
+        // Host calls only take short locks, but a flush waits: end those, then wait for the calls to leave.
+        outbox.abortFlushes()
         _ = lifecycle.wait(until: { $0.activeCalls == 0 }) { _ in }
-        switch outbox.flush(timeoutMilliseconds: timeoutMilliseconds) {
+        let remaining = deadline > MonotonicClock.now() ? UInt32(clamping: (deadline - MonotonicClock.now()) / 1_000_000) : 0
+        switch outbox.flush(timeoutMilliseconds: remaining) {
         case .delivered: break
         case let outcome: logger.info("shutdown keeps undelivered tracking items on disk (\(outcome))")
         }
@@ -168,6 +226,7 @@ public final class SDK: @unchecked Sendable {
         // Every request in flight completes now with `.cancelled`; their callbacks are queued on return.
         // Cancelled sends keep their items: they are delivered after the next start.
         transport.shutdown()
+        beaconTransport.shutdown()
         // Loads still waiting for a registration get the cancellation error now.
         registrar.stop()
         outbox.close()
@@ -176,6 +235,15 @@ public final class SDK: @unchecked Sendable {
         logger.close()
         lifecycle.withLock { $0.phase = .stopped }
         return true
+    }
+
+    /// In a forked child: marks the SDK stopped and forgets the parent's threads and lock without touching them.
+    private func abandonAfterFork() {
+        lifecycle.withLock { $0.phase = .stopped }
+        transport.abandonAfterFork()
+        beaconTransport.abandonAfterFork()
+        outbox.abandonAfterFork()
+        callbacks.abandonAfterFork()
     }
 
     deinit { shutdown(timeoutMilliseconds: 0) }

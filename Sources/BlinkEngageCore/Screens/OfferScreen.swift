@@ -4,8 +4,8 @@
 /// Every display is an impression: an offer fires `pixel` (and `adv_pixel_url`) each time it becomes current,
 /// Previous included. Accept and decline move on, or on the last offer fire `close` and finish; decline fires
 /// `no_thanks_click` first. Close fires `close` and finishes. Freeing a screen fires nothing.
-public final class OfferScreen: @unchecked Sendable {
-    public enum Owner: @unchecked Sendable {
+public final class OfferScreen: Sendable {
+    public enum Owner: Sendable {
         case feed(OfferFeed)
         case moments(MomentsResponse)
     }

@@ -6,14 +6,14 @@ import Musl
 
 /// A value guarded by a pthread mutex with a condition variable, for the places that must wait for a change
 /// (queues, shutdown, flush). `Mutex` from Synchronization has no condition variable.
-public final class ConditionLock<State>: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+public final class ConditionLock<State> {
+    private let lock = PthreadMutex()
+    private var mutex: UnsafeMutablePointer<pthread_mutex_t> { lock.pointer }
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var state: State
 
     public init(_ state: State) {
         self.state = state
-        pthread_mutex_init(mutex, nil)
         // Timed waits use the monotonic clock so a wall-clock jump cannot stretch or cut them.
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -24,9 +24,7 @@ public final class ConditionLock<State>: @unchecked Sendable {
 
     deinit {
         pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
         condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Runs `body` under the lock and wakes every waiter afterwards (state may have changed).
@@ -63,3 +61,7 @@ public final class ConditionLock<State>: @unchecked Sendable {
         return try body(&state)
     }
 }
+
+// Safe: `state` is read and written only under `mutex` (in `withLock` and `wait`). Sendable exactly when the
+// state is, as `Locked`.
+extension ConditionLock: @unchecked Sendable where State: Sendable {}

@@ -1,17 +1,20 @@
-import Synchronization
-
-/// A value that is only ever touched under its own lock, through closures.
+/// A value that is only ever touched under its own lock, through closures (swift-nio's `NIOLockedValueBox`).
 ///
-/// `Mutex<Void>` guards a plain stored value so that any `State` works under strict concurrency; every access
-/// goes through `withLock`, so the lock is never held past the closure (and never across a host callback).
-public final class Locked<State>: @unchecked Sendable {
-    private let mutex = Mutex<Void>(())
+/// The lock is never held past the closure, so never across a host callback. `Sendable` exactly when `State`
+/// is: the box moves a value between threads, so that value must be safe to move.
+public final class Locked<State> {
+    private let mutex = PthreadMutex()
     private var state: State
 
     public init(_ state: State) { self.state = state }
 
     @discardableResult
     public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-        try mutex.withLock { (_: inout Void) throws(Failure) -> Result in try body(&state) }
+        mutex.lock()
+        defer { mutex.unlock() }
+        return try body(&state)
     }
 }
+
+// Safe: `state` is read and written only inside `withLock`, under `mutex`.
+extension Locked: @unchecked Sendable where State: Sendable {}

@@ -3,24 +3,34 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+internal import CSystemShims
 
-/// A pthread that runs one closure and is joined, never leaked. Long-running loops (the transport, the
-/// callback thread) get their own thread instead of occupying a Dispatch worker for ever.
-final class NativeThread {
-    private final class Body {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
+/// A named pthread that runs one closure and is joined, never leaked (swift-nio's `ThreadPosix`). Long-running
+/// loops (the transport, the outbox, the callback thread) get their own thread instead of occupying a Dispatch
+/// worker for ever; the name shows in `top -H`, gdb and `/proc/<pid>/task/*/comm`.
+final class NativeThread: Sendable {
+    private final class Body: Sendable {
+        let name: String
+        let run: @Sendable () -> Void
+        init(name: String, _ run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
     }
 
-    private var thread: pthread_t
-    private var joined = false
+    private let thread: pthread_t
+    private let joined = Locked(false)
+    let name: String
 
     /// Starts the thread. Throws when the system refuses a new thread.
-    init(name: String, _ run: @escaping () -> Void) throws(EngineFailure) {
-        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+    /// - Parameter name: at most 15 bytes (the kernel's limit); longer names are cut.
+    init(name: String, _ run: @escaping @Sendable () -> Void) throws(EngineFailure) {
+        self.name = name
+        let body = Unmanaged.passRetained(Body(name: name, run)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in
             let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
+            _ = be_set_thread_name(String(body.name.utf8.prefix(15)) ?? "be-thread")
             body.run()
             return nil
         }, body)
@@ -31,12 +41,22 @@ final class NativeThread {
         self.thread = thread
     }
 
-    /// Waits for the closure to return. Idempotent.
+    /// Whether the calling thread is this one.
+    var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
+    /// Waits for the closure to return. Idempotent, and safe from several threads (one of them joins).
     func join() {
-        guard !joined else { return }
-        joined = true
+        let first = joined.withLock { joined -> Bool in
+            defer { joined = true }
+            return !joined
+        }
+        guard first, !isCurrent else { return }
         pthread_join(thread, nil)
     }
 
-    deinit { precondition(joined, "a NativeThread must be joined before it is released") }
+    /// Gives the thread up without waiting: only for a forked child, where the thread does not exist and the
+    /// parent's copy must not be joined.
+    func abandon() { joined.withLock { $0 = true } }
+
+    deinit { precondition(joined.withLock { $0 }, "a NativeThread must be joined before it is released") }
 }

@@ -18,7 +18,7 @@ public protocol EventAuthorization: AnyObject, Sendable {
 /// events go one batch (at most 100) at a time; failures back off exponentially with jitter, Retry-After is
 /// honoured; a failing item never holds back the ones behind it; other 4xx, the maximum age and the queue cap
 /// drop items and count why.
-public final class Outbox: @unchecked Sendable {
+public final class Outbox: Sendable {
     public struct Settings: Sendable {
         public var apiKey: String
         public var engageURL: String?
@@ -83,6 +83,8 @@ public final class Outbox: @unchecked Sendable {
         var flushGeneration = 0
         var activeFlushes = 0
         var connectionFailures = 0
+        /// Bumped when shutdown begins: flushes that started before it stop waiting.
+        var flushAbortGeneration = 0
     }
 
     private enum Work {
@@ -93,17 +95,21 @@ public final class Outbox: @unchecked Sendable {
     public let settings: Settings
     private let store: OutboxStore
     private let ownership: OwnershipLock?
+    /// Event batches go through the first-party transport, beacons through their own.
     private let transport: Transport
+    private let beaconTransport: Transport
     private let logger: Logger
     private let state = ConditionLock(State())
     private let authorization = Locked<(any EventAuthorization)?>(nil)
     private let nameCounter = Locked<UInt64>(0)
-    private var thread: NativeThread?
+    private let thread = Locked<NativeThread?>(nil)
 
     /// - Parameter storageDirectory: the API key's directory, or nil to keep items in memory only.
-    init(settings: Settings, storageDirectory: String?, transport: Transport, logger: Logger) throws(EngineFailure) {
+    init(settings: Settings, storageDirectory: String?, transport: Transport, beaconTransport: Transport? = nil,
+         logger: Logger) throws(EngineFailure) {
         self.settings = settings
         self.transport = transport
+        self.beaconTransport = beaconTransport ?? transport
         self.logger = logger
         if let storageDirectory {
             store = try DiskOutboxStore(storageDirectory: storageDirectory)
@@ -113,7 +119,8 @@ public final class Outbox: @unchecked Sendable {
             ownership = nil
         }
         _ = isOwner  // takes the directory (and its items) when no one else has it
-        thread = try NativeThread(name: "be-outbox") { [unowned self] in self.deliveryLoop() }
+        let started = try NativeThread(name: "be-outbox") { [unowned self] in self.deliveryLoop() }
+        thread.withLock { $0 = started }
     }
 
     public func setAuthorization(_ provider: (any EventAuthorization)?) { authorization.withLock { $0 = provider } }
@@ -216,16 +223,17 @@ public final class Outbox: @unchecked Sendable {
         defer { store.sync() }
         guard isOwner else { return .notOwner }
         let deadline = MonotonicClock.deadline(afterMilliseconds: timeoutMilliseconds)
-        let (pending, failuresBefore) = state.withLock { state -> (Set<String>, Int) in
+        let (pending, failuresBefore, abortGeneration) = state.withLock { state -> (Set<String>, Int, Int) in
             state.activeFlushes += 1
             state.flushGeneration += 1
             state.wake = true
             let deliverable = state.entries.filter { !$0.value.item.isEvent || settings.engageURL != nil }
-            return (Set(deliverable.keys), state.connectionFailures)
+            return (Set(deliverable.keys), state.connectionFailures, state.flushAbortGeneration)
         }
         defer { state.withLock { $0.activeFlushes -= 1 } }
         let outcome = state.wait(until: { state in
-            state.stopping || state.connectionFailures > failuresBefore || pending.allSatisfy { state.entries[$0] == nil }
+            state.stopping || state.flushAbortGeneration != abortGeneration || state.connectionFailures > failuresBefore
+                || pending.allSatisfy { state.entries[$0] == nil }
         }, deadline: deadline) { state -> FlushOutcome in
             if pending.allSatisfy({ state.entries[$0] == nil }) { return .delivered }
             return state.connectionFailures > failuresBefore ? .offline : .timedOut
@@ -237,8 +245,18 @@ public final class Outbox: @unchecked Sendable {
     /// without touching their items.
     func stopDelivering() {
         state.withLock { $0.stopping = true }
-        thread?.join()
-        thread = nil
+        thread.withLock { $0 }?.join()
+    }
+
+    /// Ends every flush in progress now (they report `.timedOut`): shutdown must not wait for a host thread's
+    /// long flush before its own bounded one.
+    func abortFlushes() { state.withLock { $0.flushAbortGeneration += 1 } }
+
+    /// In a forked child: forgets the delivery thread (it does not exist there) and never touches the lock.
+    func abandonAfterFork() {
+        state.withLock { $0.stopping = true }
+        thread.withLock { $0 }?.abandon()
+        ownership?.abandonAfterFork()
     }
 
     /// Forces everything to disk and gives up the storage directory's lock.
@@ -364,7 +382,7 @@ public final class Outbox: @unchecked Sendable {
             let request = HTTPRequest(
                 method: .get, url: BeaconURL.bustingCache(url), headers: [("User-Agent", settings.userAgent)],
                 timeoutMilliseconds: settings.timeoutMilliseconds, followRedirects: false)
-            transport.send(request) { [self] outcome in finish([item], outcome, isEvent: false, identity: nil) }
+            beaconTransport.send(request) { [self] outcome in finish([item], outcome, isEvent: false, identity: nil) }
         case .events(let items, let identity):
             let request = eventBatchRequest(items, identity: identity)
             transport.send(request) { [self] outcome in finish(items, outcome, isEvent: true, identity: identity) }
@@ -443,7 +461,15 @@ public final class Outbox: @unchecked Sendable {
             return verdict
         }
         if case .reject(let status) = verdict {
-            logger.warning("dropped \(items.count) tracking item(s): the server refused them with \(status)")
+            if case .failure(let error) = outcome {
+                logger.warning("dropped \(items.count) tracking item(s): \(error.message)")
+            } else {
+                logger.warning("dropped \(items.count) tracking item(s): the server refused them with \(status)")
+            }
+        }
+        if case .success(let response) = outcome, let retryAfter = response.headers["retry-after"],
+           RetryPolicy.retryAfterSeconds(retryAfter, nowEpochSeconds: nowSeconds) == nil {
+            logger.info("ignored a Retry-After that is unreadable or out of range: \"\(SafeText.clean(retryAfter))\"")
         }
     }
 

@@ -21,7 +21,7 @@ protocol OutboxStore: AnyObject, Sendable {
 
 /// One file per item in `<storage>/outbox/`, written under a temporary name and renamed into place, so a
 /// crash at any instant leaves either the whole record or none. fsync is batched (`sync`).
-final class DiskOutboxStore: OutboxStore, @unchecked Sendable {
+final class DiskOutboxStore: OutboxStore, Sendable {
     let directory: String
     /// Whether items were written since the last `sync`.
     private let unsynced = Locked(false)
@@ -114,7 +114,7 @@ final class DiskOutboxStore: OutboxStore, @unchecked Sendable {
 }
 
 /// Items kept in memory only, when no storage directory is usable.
-final class MemoryOutboxStore: OutboxStore, @unchecked Sendable {
+final class MemoryOutboxStore: OutboxStore, Sendable {
     private let items = Locked<[String: OutboxItem]>([:])
 
     func write(_ item: OutboxItem) throws(EngineFailure) { items.withLock { $0[item.name] = item } }

@@ -8,9 +8,11 @@ import Musl
 /// flock belongs to the open file description, so two SDKs in one process exclude each other as well as two
 /// processes (fcntl locks would not); the kernel releases it when its owner dies, so a crashed owner's
 /// items pass to the next instance that starts.
-final class OwnershipLock: @unchecked Sendable {
+final class OwnershipLock: Sendable {
     private let descriptor: Int32
     private let held = Locked(false)
+    /// The process that opened the lock file; only it may unlock.
+    private let ownerProcess = getpid()
 
     init(directory: String) throws(EngineFailure) {
         let path = directory + "/outbox.lock"
@@ -30,10 +32,15 @@ final class OwnershipLock: @unchecked Sendable {
 
     var isHeld: Bool { held.withLock { $0 } }
 
+    /// Gives the lock up. In a forked child it does nothing: the child shares the parent's open file
+    /// description, and `LOCK_UN` there would release the parent's lock, letting two processes deliver.
     func release() {
         held.withLock { held in
-            if held { flock(descriptor, LOCK_UN) }
+            if held, getpid() == ownerProcess { flock(descriptor, LOCK_UN) }
             held = false
         }
     }
+
+    /// In a forked child: forgets the lock without releasing it (the parent still holds it).
+    func abandonAfterFork() { held.withLock { $0 = false } }
 }

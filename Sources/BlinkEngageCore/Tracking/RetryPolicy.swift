@@ -20,17 +20,24 @@ public enum RetryPolicy {
     static func backoffNanoseconds(
         attempts: Int, first: UInt64 = firstRetryNanoseconds, random: (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
     ) -> UInt64 {
-        let exponent = min(max(attempts - 1, 0), 20)
+        let exponent = attempts <= 1 ? 0 : min(attempts - 1, 20)  // no arithmetic on an extreme count
         let ceiling = min(Double(first) * Double(1 << exponent), Double(maximumBackoffNanoseconds))
         return UInt64(ceiling * random(0.5...1.0))
     }
 
-    /// Seconds from a Retry-After value: delta-seconds or an HTTP date; nil when unreadable. Capped at 1 hour.
+    /// Seconds from a Retry-After value: delta-seconds or an HTTP date; nil when absent, unreadable or out of
+    /// range (negative, past dates, years outside 1970...9999). Capped at 1 hour. Never traps, whatever the text.
     static func retryAfterSeconds(_ value: String?, nowEpochSeconds: Int64) -> UInt64? {
-        guard let value = value?.trimmed, !value.isEmpty else { return nil }
-        if let seconds = UInt64(value) { return min(seconds, maximumRetryAfterSeconds) }
+        guard let value = value?.trimmed, !value.isEmpty, value.utf8.count <= 64 else { return nil }
+        if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            // Any run of digits, however long: past the cap it is the cap. "0" asks for nothing (our backoff).
+            guard let seconds = UInt64(value) else { return maximumRetryAfterSeconds }
+            return min(seconds, maximumRetryAfterSeconds)
+        }
         guard let date = HTTPDate.parse(value) else { return nil }
-        return UInt64(min(max(date - nowEpochSeconds, 0), Int64(maximumRetryAfterSeconds)))
+        let (delta, overflow) = date.subtractingReportingOverflow(nowEpochSeconds)
+        guard !overflow, delta > 0 else { return nil }  // a date in the past asks for nothing: our backoff applies
+        return UInt64(min(delta, Int64(maximumRetryAfterSeconds)))
     }
 
     /// The verdict on one attempt. Beacons succeed on 2xx and 3xx (redirects are not followed); events on 2xx.
@@ -44,6 +51,8 @@ public enum RetryPolicy {
             return .untouched
         case .failure(.tooLarge):
             return isEvent ? .retry(afterNanoseconds: backoff, serverAsked: false) : .delivered
+        case .failure(.refused):
+            return .reject(status: 0)  // it can never be sent as it is: retrying would change nothing
         case .failure:
             return .retry(afterNanoseconds: backoff, serverAsked: false)
         case .success(let response):
@@ -51,7 +60,7 @@ public enum RetryPolicy {
             if (200..<300).contains(status) || (!isEvent && (300..<400).contains(status)) { return .delivered }
             if status == 401 && isEvent { return .reauthorize }
             if status == 408 || status == 429 || (500..<600).contains(status) || (300..<400).contains(status) {
-                if let seconds = retryAfterSeconds(response.headers["retry-after"], nowEpochSeconds: nowEpochSeconds) {
+                if let seconds = retryAfterSeconds(response.headers["retry-after"], nowEpochSeconds: nowEpochSeconds), seconds > 0 {
                     return .retry(afterNanoseconds: seconds * 1_000_000_000, serverAsked: true)
                 }
                 return .retry(afterNanoseconds: backoff, serverAsked: false)
@@ -61,20 +70,43 @@ public enum RetryPolicy {
     }
 }
 
-/// The IMF-fixdate form of HTTP dates ("Wed, 02 Dec 2026 16:00:00 GMT"), the one servers send.
+/// The IMF-fixdate form of HTTP dates ("Wed, 02 Dec 2026 16:00:00 GMT"), the one servers send. Every field is
+/// range-checked before any arithmetic, so no text can make the conversion overflow.
 enum HTTPDate {
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// Seconds since 1970-01-01T00:00:00Z, or nil when the text is not an IMF-fixdate of the years 1970...9999.
     static func parse(_ text: String) -> Int64? {
         let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT", let day = Int64(parts[1]), let year = Int64(parts[3]) else { return nil }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard let monthIndex = months.firstIndex(of: String(parts[2])) else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int64($0) }
-        guard clock.count == 3 else { return nil }
-        return daysFromCivil(year: year, month: Int64(monthIndex + 1), day: day) * 86400 + clock[0] * 3600 + clock[1] * 60 + clock[2]
+        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
+              let day = number(parts[1], digits: 2), let year = number(parts[3], digits: 4),
+              let monthIndex = months.firstIndex(of: String(parts[2])) else { return nil }
+        let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 3, let hour = number(clock[0], digits: 2), let minute = number(clock[1], digits: 2),
+              let second = number(clock[2], digits: 2) else { return nil }
+        let month = Int64(monthIndex + 1)
+        guard (1970...9999).contains(year), (1...daysIn(month: month, year: year)).contains(day),
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        return daysFromCivil(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    /// Exactly `digits` ASCII digits, as a number.
+    private static func number(_ text: Substring, digits: Int) -> Int64? {
+        guard text.utf8.count == digits, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int64(text)
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). Callers pass checked
+    /// fields (years 0...9999), where no step can overflow.
+    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

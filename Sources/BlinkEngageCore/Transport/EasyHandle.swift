@@ -49,13 +49,17 @@ final class EasyHandle {
     }
 
     private func configure() throws(TransportError) {
+        // The one choke point for what leaves: whoever built the request, nothing with CR, LF or NUL reaches a
+        // header line or the request line.
+        try HTTPRequestRules.check(request)
         try set(CURLOPT_URL, request.url)
         // Signals are not safe off the main thread; the transport thread never wants them.
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_TIMEOUT_MS, Int(request.timeoutMilliseconds))
         // Only http and https, for the first request and for every redirect.
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // Never from https down to http: a redirect must not strip the TLS the first request had.
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, HTTPRequestRules.redirectProtocols(for: request.url))
         try set(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         try set(CURLOPT_MAXREDIRS, HTTPRequest.maximumRedirects)
         try set(CURLOPT_SSL_VERIFYPEER, 1)

@@ -63,6 +63,8 @@ public enum TransportError: Error, Equatable, Sendable {
     case tooLarge(Int)
     /// The transport shut down (or cancelled everything) before the answer arrived.
     case cancelled
+    /// The request was never sent: it breaks `HTTPRequestRules` (a CR/LF in a header, a non-http(s) URL).
+    case refused(String)
 
     public var message: String {
         switch self {
@@ -70,6 +72,7 @@ public enum TransportError: Error, Equatable, Sendable {
         case .timeout(let detail): return "timed out: \(detail)"
         case .tooLarge(let limit): return "answer larger than \(limit) bytes"
         case .cancelled: return "cancelled"
+        case .refused(let reason): return "request refused before sending: \(reason)"
         }
     }
 }

@@ -1,14 +1,19 @@
 internal import CCurl
 
-/// HTTP over libcurl: one dedicated thread drives one `curl_multi` handle, so every request of an SDK shares
-/// connections (keep-alive, a total-connection cap) and none blocks a caller.
+/// HTTP over libcurl: one dedicated thread drives one `curl_multi` handle, so every request sent through one
+/// transport shares its connections (keep-alive, a total-connection cap) and none blocks a caller.
+///
+/// An SDK has two: first-party requests (Moments, Engage, zone ads) and third-party beacons each have their own
+/// connections and caps, so hanging pixel hosts can never take the connections a fetch needs.
 ///
 /// Completions run on the transport thread, exactly once per `send`: with the answer, a transport error, or
 /// `.cancelled` when `shutdown` comes first. They must be quick and must not block on the transport.
-public final class Transport: @unchecked Sendable {
+public final class Transport: Sendable {
     public struct Options: Sendable {
         public var maximumTotalConnections = 8
         public var maximumConnectionsPerHost = 4
+        /// The transport thread's name (at most 15 bytes).
+        public var threadName = "be-transport"
         public init() {}
     }
 
@@ -19,27 +24,35 @@ public final class Transport: @unchecked Sendable {
         var requestsSent: UInt64 = 0
     }
 
-    private let multi: UnsafeMutableRawPointer
+    /// libcurl's multi handle. Safe to share: only the transport thread uses it, except `curl_multi_wakeup`,
+    /// which libcurl documents as callable from any thread, and `curl_multi_cleanup` in `deinit`, after the
+    /// thread was joined.
+    private struct MultiHandle: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
+
+    private let multi: MultiHandle
     private let state = Locked(State())
-    private var thread: NativeThread?
+    private let thread = Locked<NativeThread?>(nil)
+    public let options: Options
 
     public init(options: Options = Options()) throws(EngineFailure) {
         guard CurlGlobal.isReady else { throw .invalidState("libcurl could not be initialised") }
-        guard let multi = curl_multi_init() else { throw .noMemory("libcurl could not create a multi handle") }
-        self.multi = multi
-        _ = be_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maximumTotalConnections)
-        _ = be_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.maximumConnectionsPerHost)
+        guard let raw = curl_multi_init() else { throw .noMemory("libcurl could not create a multi handle") }
+        multi = MultiHandle(raw: raw)
+        self.options = options
+        _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maximumTotalConnections)
+        _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, options.maximumConnectionsPerHost)
         do {
-            thread = try NativeThread(name: "be-transport") { [unowned self] in self.run() }
+            let started = try NativeThread(name: options.threadName) { [unowned self] in self.run() }
+            thread.withLock { $0 = started }
         } catch {
-            curl_multi_cleanup(multi)
+            curl_multi_cleanup(raw)
             throw error
         }
     }
 
     deinit {
         shutdown()
-        curl_multi_cleanup(multi)
+        curl_multi_cleanup(multi.raw)
     }
 
     /// Queues a request. `completion` runs exactly once on the transport thread; after `shutdown` it runs
@@ -52,7 +65,7 @@ public final class Transport: @unchecked Sendable {
             return true
         }
         guard accepted else { return completion(.failure(.cancelled)) }
-        curl_multi_wakeup(multi)
+        curl_multi_wakeup(multi.raw)
     }
 
     /// How many requests were handed to the transport so far.
@@ -61,16 +74,21 @@ public final class Transport: @unchecked Sendable {
     /// Cancels everything in flight, stops the thread and waits for it. Every completion has run on return.
     public func shutdown() {
         state.withLock { $0.stopping = true; $0.cancelRequested = true }
-        curl_multi_wakeup(multi)
-        thread?.join()
-        thread = nil
+        curl_multi_wakeup(multi.raw)
+        thread.withLock { $0 }?.join()
+    }
+
+    /// In a forked child: forgets the thread (it does not exist there) without joining it.
+    func abandonAfterFork() {
+        state.withLock { $0.stopping = true }
+        thread.withLock { $0 }?.abandon()
     }
 
     // MARK: - The transport thread
 
     private func run() {
         var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
-        let rawMulti = multi
+        let rawMulti = multi.raw
         while true {
             let (incoming, cancel, stopping) = state.withLock { state in
                 defer { state.incoming = []; state.cancelRequested = false }
@@ -110,8 +128,9 @@ public final class Transport: @unchecked Sendable {
                 curl_multi_remove_handle(rawMulti, raw)
                 easy.completion(easy.outcome(code))
             }
-            // Sleeps until a socket is ready, a timer is due, or `curl_multi_wakeup` is called.
-            curl_multi_poll(rawMulti, nil, 0, 1000, nil)
+            // Sleeps until a socket is ready, one of libcurl's own timers is due (it shortens the wait to its
+            // next timeout), or `curl_multi_wakeup` is called. Idle, with nothing in flight, it never wakes.
+            curl_multi_poll(rawMulti, nil, 0, Int32.max, nil)
         }
     }
 }

@@ -34,10 +34,23 @@ public struct EngageRequests: Sendable {
     }
 
     /// `user_id` and `token` from a 2xx registration answer.
+    /// RFC 6750 `b64token` characters, at most 4 KiB: a token goes into an `Authorization` header, so one with
+    /// CR/LF, spaces or control characters is refused as the registration answer it came in.
+    static func isBearerToken(_ token: String) -> Bool {
+        !token.isEmpty && token.utf8.count <= 4096 && token.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "-._~+/=".utf8.contains(byte)
+            }
+        }
+    }
+
     public static func decodeRegistration(_ body: [UInt8]) -> (userID: String, token: String)? {
         guard let object = (try? JSONParser.parse(body))?.objectValue,
               let userID = object.present("user_id")?.scalarText, !userID.isEmpty,
-              let token = object.present("token")?.stringValue, !token.isEmpty else { return nil }
+              let token = object.present("token")?.stringValue, isBearerToken(token) else { return nil }
         return (userID, token)
     }
 }

@@ -9,6 +9,8 @@ public enum MomentsResponseDecoder {
             return .failure(.cancelled)
         case .failure(.tooLarge(let limit)):
             return .failure(.moments(.decoding, "the answer is larger than \(limit) bytes"))
+        case .failure(.refused(let reason)):
+            return .failure(.moments(.invalidParameter, "the request was not sent: \(reason)"))
         case .failure(let error):
             return .failure(.moments(.network, error.message))
         case .success(let response) where !(200..<300).contains(response.status):
@@ -43,7 +45,7 @@ public enum MomentsResponseDecoder {
             for element in elements {
                 guard let object = element.objectValue else { throw .moments(.decoding, "an offer is not an object") }
                 do {
-                    if let offer = try OfferDecoder.decode(object) { offers.append(offer) } else { log("skipped an offer without an id") }
+                    if let offer = try OfferDecoder.decode(object, log: log) { offers.append(offer) } else { log("skipped an offer without an id") }
                 } catch {
                     throw .moments(.decoding, error.reason)
                 }
@@ -57,7 +59,7 @@ public enum MomentsResponseDecoder {
         guard !offers.isEmpty else { throw .moments(.noOffers, "the answer holds no offers") }
         return MomentsResponse(
             offers: offers, styles: Styles(styles: styles, legacySettings: legacySettings),
-            privacyURL: data.present("privacy_url")?.stringValue)
+            privacyURL: data.present("privacy_url")?.stringValue.flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil })
     }
 
     /// Error 6, with the server's own explanation when its body carries one.

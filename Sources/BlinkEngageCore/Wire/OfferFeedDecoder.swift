@@ -37,7 +37,7 @@ public enum OfferFeedDecoder {
                     guard let object = value.objectValue else { throw Failure(reason: "an offer of group \(groupID) is not an object") }
                     let placement = FeedPlacement(feedID: feedID, groupID: groupID, groupPosition: groupPosition, offerPosition: offers.count)
                     do {
-                        if let offer = try OfferDecoder.decode(object, placement: placement) { offers.append(offer) } else {
+                        if let offer = try OfferDecoder.decode(object, placement: placement, log: log) { offers.append(offer) } else {
                             log("skipped an offer without an id in group \(groupID)")
                         }
                     } catch {
