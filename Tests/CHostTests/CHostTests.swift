@@ -37,4 +37,6 @@ final class CHostTests: XCTestCase {
     func testScreensBeaconsAndFeedEvents() throws { try buildAndRun("test_screens") }
 
     func testZoneAds() throws { try buildAndRun("test_zone_ads") }
+
+    func testHostileServersAndCarelessHosts() throws { try buildAndRun("test_hostile") }
 }

@@ -27,8 +27,13 @@ final class IdentityStore: Sendable {
     private var identityPath: String? { directory.map { $0 + "/identity.json" } }
 
     func load() -> Snapshot {
-        guard let path = identityPath, let bytes = FileBytes.read(path),
-              let object = (try? JSONParser.parse(bytes))?.objectValue else { return Snapshot() }
+        guard let path = identityPath, let bytes = FileBytes.read(path) else { return Snapshot() }
+        return Self.decode(bytes)
+    }
+
+    /// The stored form read back; whatever is damaged or untrustworthy in it is left out.
+    static func decode(_ bytes: [UInt8]) -> Snapshot {
+        guard let object = (try? JSONParser.parse(bytes))?.objectValue else { return Snapshot() }
         var snapshot = Snapshot(current: object.present("current")?.stringValue)
         for member in object.present("registrations")?.objectValue?.members ?? [] {
             guard let entry = member.value.objectValue, let userID = entry.present("user_id")?.stringValue,

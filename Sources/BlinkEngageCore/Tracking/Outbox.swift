@@ -231,6 +231,7 @@ public final class Outbox: Sendable {
             return (Set(deliverable.keys), state.connectionFailures, state.flushAbortGeneration)
         }
         defer { state.withLock { $0.activeFlushes -= 1 } }
+        logger.debug("flush: waiting for \(pending.count) tracking item(s), at most \(timeoutMilliseconds) ms")
         let outcome = state.wait(until: { state in
             state.stopping || state.flushAbortGeneration != abortGeneration || state.connectionFailures > failuresBefore
                 || pending.allSatisfy { state.entries[$0] == nil }

@@ -1,0 +1,20 @@
+// The Moments answer: any body, any status, decodes to a response or an error of the table, never a trap;
+// every host-facing URL it hands out is http(s).
+@testable import BlinkEngageCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let status = size > 0 && data[0] == 0xFF ? 503 : 200
+    switch MomentsResponseDecoder.decode(.success(HTTPResponse(status: status, body: bytes))) {
+    case .success(let response):
+        for offer in response.offers {
+            for key in Offer.urlKeys { if let url = offer.field(key) { precondition(ServiceURL.isAbsoluteHTTP(url)) } }
+            _ = offer.jsonText.string
+            _ = response.styles.value(atPath: "offerText.buttonYes.background")
+        }
+    case .failure(let error):
+        precondition((1...6).contains(error.code) && error.message.utf8.count <= SafeText.maximumBytes + 3)
+    }
+    return 0
+}

@@ -1,0 +1,16 @@
+// URL validation and {cbuster} substitution: a URL that passes can be sent as is (no space, CR/LF or NUL), and
+// substitution leaves no macro behind.
+@testable import BlinkEngageCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    if let base = try? ServiceURL.validatedBase(text) { precondition(!base.hasSuffix("/")) }
+    let busted = BeaconURL.bustingCache(text, random: { 7 })
+    precondition(!busted.lowercased().contains("{cbuster}"))
+    _ = BeaconURL.host(of: text)
+    if ServiceURL.isAbsoluteHTTP(text) {
+        _ = try? HTTPRequestRules.check(HTTPRequest(method: .get, url: BeaconURL.bustingCache(text), timeoutMilliseconds: 1))
+    }
+    return 0
+}
