@@ -4,6 +4,8 @@
 # make bench  runs the benchmarks under bench/
 # make install PREFIX=/usr/local   installs the release library, header, pkg-config file and CMake package
 # make docs   renders the API reference from the header into build/docs/html
+# make fuzz   fuzzes every parser of remote or stored input for FUZZ_SECONDS (default 60) each
+# make check-tsan / check-asan   the concurrency tests under ThreadSanitizer / the C hosts under AddressSanitizer
 
 SWIFT     ?= swift
 VERSION   := $(shell sed -n 's/.*static let \(major\|minor\|patch\) = \([0-9]*\).*/\2/p' Sources/BlinkEngageCore/Model/LibraryVersion.swift | paste -sd.)
@@ -12,7 +14,9 @@ DIST       = $(CURDIR)/dist
 PREFIX    ?= /usr/local
 CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
-.PHONY: all deps build demo test dist bench install docs clean
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build demo test dist bench install docs clean fuzz check-tsan check-asan
 
 all: build
 
@@ -29,6 +33,19 @@ test: build dist docs
 	BLINKENGAGE_LIBRARY="$(DIST)/lib/libblinkengage.so.1" python3 -m pytest -q -p no:cacheprovider bindings/python/tests
 	$(SWIFT) build --build-tests
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
+	scripts/fuzz.sh run 3
+	scripts/check-sanitizer.sh thread
+	scripts/check-sanitizer.sh address
+
+# Every fuzz target: its seed corpus replayed, then new inputs for FUZZ_SECONDS each.
+fuzz: deps
+	scripts/fuzz.sh run $(FUZZ_SECONDS)
+
+check-tsan: deps
+	scripts/check-sanitizer.sh thread
+
+check-asan: deps
+	scripts/check-sanitizer.sh address
 
 # The release library: Swift runtime linked in, only be_* exported, soname libblinkengage.so.1.
 dist: deps

@@ -2,6 +2,7 @@ internal import CBlinkEngage
 import BlinkEngageCore
 
 /// A host pointer carried into a closure that may run on another thread; the host promised it stays valid.
+// Safe: the library never dereferences it; it only hands it back to the host, whose pointer it is.
 struct HostPointer: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer?
 }

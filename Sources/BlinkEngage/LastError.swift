@@ -29,6 +29,7 @@ enum LastError {
 }
 
 /// A C view of a string literal, which lives in static storage for the life of the library.
+// Safe: it points at immutable static storage.
 struct StaticCString: @unchecked Sendable {
     let pointer: UnsafePointer<CChar>
     init(_ literal: StaticString) {

@@ -6,6 +6,7 @@ import Musl
 
 /// An immutable NUL-terminated UTF-8 copy of a string at a stable address, made once when a value is decoded
 /// and freed with its owner, so getters can hand out borrowed pointers that live as long as the owning object.
+// Safe: the bytes are written once in init, only read afterwards, and freed in deinit when no one holds it.
 public final class StableCString: @unchecked Sendable {
     public let string: String
     public let pointer: UnsafePointer<CChar>

@@ -24,9 +24,9 @@ public final class Transport: Sendable {
         var requestsSent: UInt64 = 0
     }
 
-    /// libcurl's multi handle. Safe to share: only the transport thread uses it, except `curl_multi_wakeup`,
-    /// which libcurl documents as callable from any thread, and `curl_multi_cleanup` in `deinit`, after the
-    /// thread was joined.
+    /// libcurl's multi handle.
+    // Safe: only the transport thread uses it, except curl_multi_wakeup (documented thread-safe) and
+    // curl_multi_cleanup in deinit, after the thread was joined.
     private struct MultiHandle: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
 
     private let multi: MultiHandle
