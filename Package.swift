@@ -8,9 +8,10 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CBlinkEngage", path: "Sources/CBlinkEngage"),
         .systemLibrary(name: "CSystemShims", path: "Sources/CSystemShims"),
-        .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSystemShims"]),
+        .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSQLite", "CSystemShims"]),
         .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore", "CBlinkEngage"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "OutboxBench", dependencies: ["BlinkEngageCore"], path: "bench/OutboxBench"),

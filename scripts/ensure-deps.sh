@@ -7,6 +7,7 @@ missing=()
 command -v swift >/dev/null || { echo "missing: the Swift toolchain (swift on PATH); install Swift 6.3 first" >&2; exit 1; }
 pkg-config --exists libcurl 2>/dev/null && [ -f /usr/include/x86_64-linux-gnu/curl/curl.h -o -f /usr/include/curl/curl.h ] \
   || missing+=(libcurl4-openssl-dev)
+pkg-config --exists sqlite3 2>/dev/null && [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v gcc >/dev/null || missing+=(gcc)
 command -v g++ >/dev/null || missing+=(g++)

@@ -1,15 +1,31 @@
-/* Linux calls that Swift's Glibc module does not import (they need _GNU_SOURCE). static inline: no symbols. */
+/* Linux calls that Swift's Glibc module does not import (they need _GNU_SOURCE, or live in headers it leaves
+ * out). static inline: no symbols. */
 #ifndef BLINKENGAGE_SYSTEM_SHIMS_H
 #define BLINKENGAGE_SYSTEM_SHIMS_H
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <pthread.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <unistd.h>
-
-/* Flushes the whole filesystem holding `fd` to stable storage: one call for a batch of written files. */
-static inline int be_syncfs(int fd) { return syncfs(fd); }
 
 /* Names the calling thread (at most 15 bytes), so every SDK thread is recognisable in top, gdb and /proc. */
 static inline int be_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
+
+/* A counter descriptor that is readable while non-zero: one thread's wake-up call for another. */
+static inline int be_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+/* Change notification on a directory: another process writing the database there, giving up the ownership
+ * lock (it touches the lock file), or closing its files (which the kernel does when that process exits). */
+static inline int be_inotify_watch_directory(const char *path) {
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0) return -1;
+    if (inotify_add_watch(fd, path, IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_TO) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
 #endif

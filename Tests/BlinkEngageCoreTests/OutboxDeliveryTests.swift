@@ -29,8 +29,12 @@ final class OutboxDeliveryTests {
             apiKey: "demo-key", engageURL: engageURL ?? sandbox.url, userAgent: "outbox-tests", timeoutMilliseconds: timeout,
             maximumItems: maximumItems, maximumAgeSeconds: maximumAgeSeconds)
         settings.firstRetryNanoseconds = 20_000_000  // fast retries keep the test short; the rules are the same
-        return try Outbox(settings: settings, storageDirectory: storage, transport: transport,
+        return try Outbox(settings: settings, database: try openDatabase(), directory: storage, transport: transport,
                           logger: Logger(handler: nil, minimumLevel: .error))
+    }
+
+    func openDatabase() throws -> Database {
+        try Database(directory: storage, schema: SQLiteOutboxStore.schema + IdentityStore.schema)
     }
 
     func stop(_ outbox: Outbox) {
@@ -87,7 +91,8 @@ final class OutboxDeliveryTests {
         #expect(statistics.eventsQueued == 250 && statistics.eventsDelivered == 250)
         #expect(statistics.beaconsQueued == 1 && statistics.beaconsDelivered == 1)
         #expect(statistics.queueDepth == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/outbox").filter { $0.hasSuffix(".item") }.isEmpty)
+        stop(outbox)
+        #expect(SQLiteOutboxStore(database: try openDatabase()).storedIDs().isEmpty)
     }
 
     @Test func everyItemArrivesThrough5xxStormsResetsAndTimeouts() throws {
@@ -154,13 +159,11 @@ final class OutboxDeliveryTests {
     }
 
     @Test func itemsOlderThanTheMaximumAgeAreDroppedAndCounted() throws {
-        // Records written by an earlier run, one of them two hours old.
-        let store = try DiskOutboxStore(storageDirectory: storage)
+        // Rows written by an earlier run, one of them two hours old.
+        let store = SQLiteOutboxStore(database: try openDatabase())
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try store.write(OutboxItem(name: "00000000000000000001-0000000001-0000000001", createdMilliseconds: now - 7_200_000,
-                                   payload: .beacon(url: sandbox.url + "/b/old")))
-        try store.write(OutboxItem(name: "00000000000000000001-0000000001-0000000002", createdMilliseconds: now,
-                                   payload: .beacon(url: sandbox.url + "/b/new")))
+        _ = try store.insert(.beacon(url: sandbox.url + "/b/old"), createdMilliseconds: now - 7_200_000)
+        _ = try store.insert(.beacon(url: sandbox.url + "/b/new"), createdMilliseconds: now)
         let outbox = try makeOutbox(maximumAgeSeconds: 3600)
         defer { stop(outbox) }
         #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
@@ -168,23 +171,54 @@ final class OutboxDeliveryTests {
         #expect(try sandboxBeacons().order == ["/b/new"])
     }
 
-    @Test func corruptAndTruncatedRecordsAreSkippedAndCounted() throws {
-        let store = try DiskOutboxStore(storageDirectory: storage)
-        let good = OutboxItem(name: "00000000000000000002-0000000001-0000000001", createdMilliseconds: Int64(Date().timeIntervalSince1970 * 1000),
-                              payload: .event(json: event("survivor"), identity: nil))
-        try store.write(good)
-        let whole = OutboxRecordCodec.encode(OutboxItem(name: "x", createdMilliseconds: 1, payload: .beacon(url: sandbox.url + "/b/cut")))
-        try Data(whole.prefix(whole.count - 5)).write(to: URL(fileURLWithPath: storage + "/outbox/00000000000000000001-0000000001-0000000001.item"))
-        try Data("garbage\u{0}\u{1}".utf8).write(to: URL(fileURLWithPath: storage + "/outbox/00000000000000000001-0000000001-0000000002.item"))
-        var flipped = whole
-        flipped[flipped.count - 3] ^= 0x20  // same length, wrong checksum
-        try Data(flipped).write(to: URL(fileURLWithPath: storage + "/outbox/00000000000000000001-0000000001-0000000003.item"))
+    @Test func rowsThatCannotBeItemsAreDeletedAndCounted() throws {
+        let database = try openDatabase()
+        let store = SQLiteOutboxStore(database: database)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        _ = try store.insert(.event(json: event("survivor"), identity: nil), createdMilliseconds: now)
+        try database.withConnection { session throws(EngineFailure) in
+            let insert = "INSERT INTO outbox (kind, body, identity, host, created_ms) VALUES (?, ?, ?, '', ?)"
+            try session.run(insert, [.integer(7), .text("what kind is this"), .null, .integer(now)])                // unknown kind
+            try session.run(insert, [.integer(0), .text("javascript:alert(1)"), .null, .integer(now)])              // not http(s)
+            try session.run(insert, [.integer(1), .text("{\"id\": \"cut"), .null, .integer(now)])                  // not JSON
+            try session.run("INSERT INTO outbox (kind, body, host, created_ms) VALUES (1, CAST(X'FFFE7B7D' AS TEXT), '', ?)",
+                            [.integer(now)])                                                                        // not UTF-8
+        }
         let outbox = try makeOutbox()
         defer { stop(outbox) }
-        #expect(outbox.statistics.corruptRecords == 3)
+        #expect(outbox.statistics.corruptRecords == 4)
         #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
         #expect(try sandboxEvents().ids == ["survivor"])
         #expect(try sandboxBeacons().total == 0)
+        #expect(store.storedIDs().isEmpty)
+    }
+
+    /// A database that is not SQLite, is cut short, or fails quick_check is moved aside; the SDK works on.
+    @Test(arguments: ["not-sqlite", "truncated", "damaged-page"])
+    func aDamagedDatabaseIsMovedAsideAndReplaced(damage: String) throws {
+        let path = storage + "/" + Database.fileName
+        do {
+            let store = SQLiteOutboxStore(database: try openDatabase())
+            for index in 0..<400 { _ = try store.insert(.beacon(url: sandbox.url + "/b/\(index)?padding=\(String(repeating: "x", count: 200))"),
+                                                         createdMilliseconds: 1) }
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        switch damage {
+        case "not-sqlite": bytes = Array("this is not a database at all, just text\n".utf8)
+        case "truncated": bytes = Array(bytes.prefix(bytes.count / 3))
+        default: for index in stride(from: 4096 + 100, to: min(bytes.count, 4096 * 6), by: 7) { bytes[index] ^= 0x5A }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let outbox = try makeOutbox()
+        defer { stop(outbox) }
+        #expect(outbox.statistics.corruptRecords == 1)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: storage).filter { $0.hasPrefix(Database.fileName + ".corrupt-") }
+        #expect(aside.count == 1)
+        try outbox.enqueueEvent(json: event("after"), identity: nil)
+        #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
+        #expect(try sandboxEvents().ids == ["after"])
     }
 
     @Test func aDeadHostNeverHoldsBackTheOthers() throws {
@@ -241,7 +275,7 @@ final class OutboxDeliveryTests {
     @Test func eventsAreRefusedWithoutAnEngageURL() throws {
         var settings = Outbox.Settings(apiKey: "k", engageURL: nil, userAgent: "t", timeoutMilliseconds: 1000, maximumItems: 10, maximumAgeSeconds: 10)
         settings.firstRetryNanoseconds = 1
-        let outbox = try Outbox(settings: settings, storageDirectory: nil, transport: transport, logger: Logger(handler: nil, minimumLevel: .error))
+        let outbox = try Outbox(settings: settings, database: nil, directory: nil, transport: transport, logger: Logger(handler: nil, minimumLevel: .error))
         defer { stop(outbox) }
         #expect(throws: EngineFailure.self) { try outbox.enqueueEvent(json: "{}", identity: nil) }
         #expect(throws: EngineFailure.self) { try outbox.enqueueBeacon(url: "javascript:alert(1)") }

@@ -14,25 +14,17 @@ struct RemoteNumberTests {
         #expect(OfferDecoder.idText(.string(number)) == (Int64(number).map(String.init)))
     }
 
-    static func record(length: String, created: String) -> [UInt8] {
-        let payload = Array(#"{"created_ms":\#(created),"kind":"beacon","url":"http://h/p"}"#.utf8)
-        return Array("BEOX1 \(String(CRC32.checksum(payload), radix: 16)) \(length)\n".utf8) + payload
-    }
-
-    @Test(arguments: ["99999999999999999999999", "-1", "9223372036854775807", "-9223372036854775808", "0x10", ""])
-    func recordLengthsThatCannotBe(length: String) {
-        #expect(throws: OutboxRecordCodec.Failure.self) { try OutboxRecordCodec.decode(Self.record(length: length, created: "1"), name: "n") }
-    }
-
-    @Test(arguments: ["9223372036854775807", "-9223372036854775808", "99999999999999999999", "1e30", "-1"])
-    func creationTimesAtTheirExtremes(created: String) throws {
-        let payload = #"{"created_ms":\#(created),"kind":"beacon","url":"http://h/p"}"#.utf8.count
-        let bytes = Self.record(length: String(payload), created: created)
-        if let value = Int64(created) {
-            #expect(try OutboxRecordCodec.decode(bytes, name: "n").createdMilliseconds == value)
-        } else {
-            #expect(throws: OutboxRecordCodec.Failure.self) { try OutboxRecordCodec.decode(bytes, name: "n") }
-        }
+    /// Stored rows at their extremes: ids, kinds and creation times read back or are refused, never trapped on.
+    @Test(arguments: [Int64.min, -1, 0, 1, Int64.max])
+    func storedRowsAtTheirExtremes(number: Int64) {
+        let beacon = SQLiteOutboxStore.item(id: number, kind: 0, body: "http://h/p", identity: nil, identityIsNull: true, created: number)
+        #expect((beacon != nil) == (number > 0))
+        #expect(SQLiteOutboxStore.item(id: 1, kind: number, body: "http://h/p", identity: nil, identityIsNull: true, created: 0)
+            .map { _ in true } == (number == 0 ? true : nil))
+        let adopted = OutboxQueueTests.queue(adopting: [StoredOutboxRow(
+            item: OutboxItem(id: 1, createdMilliseconds: number, payload: .beacon(url: "http://h/p")), attempts: Int(truncatingIfNeeded: number),
+            nextAttemptMilliseconds: number)])
+        #expect(adopted.count == 1)
     }
 
     @Test(arguments: [Int.min, -1, 0, 100, 599, 1000, Int.max])

@@ -27,7 +27,7 @@ final class SDKShutdownTests {
     }
 
     func storedItems(_ sdk: SDK) throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: sdk.storageDirectory! + "/outbox").filter { $0.hasSuffix(".item") }.count
+        sdk.outbox.storedItemCount()
     }
 
     @Test func aHangingServerDelaysShutdownOnlyUpToItsTimeoutAndNothingIsLost() throws {

@@ -85,10 +85,10 @@ struct FeedEventWireTests {
         guard case .feed(let feed) = try OfferFeedDecoder.decode(try Fixtures.bytes("offer-feed.json")) else { return }
         let appear = try #require(FeedEvent(offer: feed.groups[0].offers[0], kind: .didAppear))
         #expect(appear.impressionURLs.count == 2)
-        #expect(appear.wireJSON(id: "e1", occurredAtMilliseconds: 0) ==
+        #expect(EventJSON.feedEvent(appear, id: "e1", occurredAtMilliseconds: 0) ==
             #"{"id":"e1","type":"did_appear","occurred_at":"1970-01-01T00:00:00.000Z","feed_id":"f_demo_1","group_id":"g_entertainment","group_position":0,"offer_id":"4001","offer_position":0}"#)
         let viewAll = try #require(FeedEvent(group: feed.groups[1], kind: .viewAll))
-        #expect(viewAll.wireJSON(id: "e2", occurredAtMilliseconds: 0).contains(#""group_position":1}"#))
+        #expect(EventJSON.feedEvent(viewAll, id: "e2", occurredAtMilliseconds: 0).contains(#""group_position":1}"#))
         #expect(FeedEvent(group: feed.groups[1], kind: .didTap) == nil)
         #expect(FeedEvent(offer: feed.groups[1].offers[0], kind: .viewAll) == nil)
         let tap = try #require(FeedEvent(offer: feed.groups[1].offers[0], kind: .didTap))

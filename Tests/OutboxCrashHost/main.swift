@@ -14,16 +14,7 @@ func say(_ line: String) {
     fflush(nil)  // the test reads progress up to the instant it kills us
 }
 
-func itemsLeft(in directory: String) -> Int {
-    guard let stream = opendir(directory + "/outbox") else { return 0 }
-    defer { closedir(stream) }
-    var count = 0
-    while let entry = readdir(stream) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        if name.hasSuffix(".item") { count += 1 }
-    }
-    return count
-}
+func itemsLeft(in sdk: SDK) -> Int { sdk.outbox.storedItemCount() }
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 5 else {
@@ -35,7 +26,7 @@ configuration.storageRoot = arguments[2]
 try configuration.setEngageURL(arguments[3])
 configuration.timeoutMilliseconds = 5000
 let sdk = try SDK(configuration: configuration)
-guard let directory = sdk.storageDirectory else { exit(3) }
+guard sdk.storageDirectory != nil else { exit(3) }
 
 var deadline = MonotonicClock.now() + 600 * 1_000_000_000
 switch arguments[1] {
@@ -51,9 +42,9 @@ case "drain":
 default:
     exit(2)
 }
-while itemsLeft(in: directory) > 0 {
+while itemsLeft(in: sdk) > 0 {
     guard MonotonicClock.now() < deadline else {
-        say("gave up with \(itemsLeft(in: directory)) items left")
+        say("gave up with \(itemsLeft(in: sdk)) items left")
         exit(1)
     }
     try? sdk.flush(timeoutMilliseconds: 1000)

@@ -37,20 +37,6 @@ public struct FeedEvent: Sendable, Equatable {
         offerID = nil
         impressionURLs = []
     }
-
-    /// The wire object (PROTOCOL.md section 2) with a fresh id and the time of reporting.
-    func wireJSON(id: String, occurredAtMilliseconds: Int64) -> String {
-        var members: [(key: String, value: JSONValue)] = [
-            ("id", .string(id)), ("type", .string(kind.wireName)),
-            ("occurred_at", .string(Timestamp.iso8601(milliseconds: occurredAtMilliseconds))),
-            ("feed_id", .string(placement.feedID)), ("group_id", .string(placement.groupID)),
-            ("group_position", .number(String(placement.groupPosition))),
-        ]
-        if let offerID, let position = placement.offerPosition {
-            members += [("offer_id", .string(offerID)), ("offer_position", .number(String(position)))]
-        }
-        return JSONValue.object(JSONObject(members)).jsonText
-    }
 }
 
 /// UTC timestamps as the Engage backend takes them: "2026-12-02T16:00:00.123Z".

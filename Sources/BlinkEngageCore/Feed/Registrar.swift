@@ -207,7 +207,8 @@ final class Registrar: EventAuthorization, Sendable {
         }
     }
 
+    /// Stores the snapshot under the lock, so two threads' saves cannot land in the wrong order.
     private func persist() {
-        store.save(state.withLock { $0.snapshot })
+        state.withLock { store.save($0.snapshot) }
     }
 }

@@ -6,6 +6,9 @@ extension SDK {
     public func setUserIdentity(_ publisherUserID: String) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
             guard !publisherUserID.isEmpty else { throw .invalidArgument("pub_user_id is empty") }
+            guard publisherUserID.utf8.count <= IdentityStore.maximumIdentityBytes else {
+                throw .invalidArgument("pub_user_id is longer than \(IdentityStore.maximumIdentityBytes) bytes")
+            }
             if registrar.setIdentity(publisherUserID) { feedLoader.clearNewestFeed() }
         }
     }
@@ -53,7 +56,7 @@ extension SDK {
     /// impression beacons.
     public func reportFeedEvent(_ event: FeedEvent) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
-            let json = event.wireJSON(id: UUID().uuidString.lowercased(), occurredAtMilliseconds: WallClock.milliseconds())
+            let json = EventJSON.feedEvent(event, id: UUID().uuidString.lowercased(), occurredAtMilliseconds: WallClock.milliseconds())
             try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity)
             for url in event.impressionURLs {
                 do throws(EngineFailure) { try outbox.enqueueBeacon(url: url) } catch {

@@ -29,13 +29,9 @@ extension SDK {
                 logger.info("zone ad click not recorded: no Engage URL is configured")
                 return
             }
-            var members: [(key: String, value: JSONValue)] = [
-                ("id", .string(UUID().uuidString.lowercased())), ("type", .string("zone_ad_click")),
-                ("occurred_at", .string(Timestamp.iso8601(milliseconds: WallClock.milliseconds()))),
-                ("zone_id", .string(ad.zoneID)),
-            ]
-            if let link = ad.linkURL?.string { members.append(("link_url", .string(link))) }
-            try outbox.enqueueEvent(json: JSONValue.object(JSONObject(members)).jsonText, identity: registrar.currentIdentity)
+            let json = EventJSON.zoneAdClick(zoneID: ad.zoneID, linkURL: ad.linkURL?.string, id: UUID().uuidString.lowercased(),
+                                             occurredAtMilliseconds: WallClock.milliseconds())
+            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity)
         }
     }
 }

@@ -59,6 +59,19 @@ public final class SDK: Sendable {
             logger.warning("no home directory is known; tracking is kept in memory only")
             storageDirectory = nil
         }
+        let database: Database?
+        if let storageDirectory {
+            do {
+                database = try Database(directory: storageDirectory, schema: SQLiteOutboxStore.schema + IdentityStore.schema)
+            } catch {
+                // An explicitly configured root must work; the default one may fall back to memory.
+                if configuration.storageRoot != nil { throw error }
+                logger.warning("no usable database (\(error.message)); tracking is kept in memory only")
+                database = nil
+            }
+        } else {
+            database = nil
+        }
         transport = try Transport(options: Self.firstPartyTransport)
         do {
             beaconTransport = try Transport(options: Self.beaconTransport)
@@ -80,7 +93,8 @@ public final class SDK: Sendable {
                     userAgent: configuration.effectiveUserAgent, timeoutMilliseconds: configuration.timeoutMilliseconds,
                     maximumItems: Int(configuration.outboxMaximumItems),
                     maximumAgeSeconds: Int64(configuration.outboxMaximumAgeSeconds)),
-                storageDirectory: storageDirectory, transport: transport, beaconTransport: beaconTransport, logger: logger)
+                database: database, directory: storageDirectory, transport: transport, beaconTransport: beaconTransport,
+                logger: logger)
         } catch {
             callbacks.close()  // joins its thread: nothing the failed start made may outlive it
             transport.shutdown()
@@ -91,7 +105,7 @@ public final class SDK: Sendable {
             EngageRequests(baseURL: $0, apiKey: configuration.apiKey, userAgent: configuration.effectiveUserAgent,
                            timeoutMilliseconds: configuration.timeoutMilliseconds)
         }
-        registrar = Registrar(requests: engage, transport: transport, store: IdentityStore(directory: storageDirectory), logger: logger)
+        registrar = Registrar(requests: engage, transport: transport, store: IdentityStore(database: database, logger: logger), logger: logger)
         outbox.setAuthorization(registrar)
         feedLoader = FeedLoader(requests: engage, transport: transport, registrar: registrar, logger: logger)
         logger.debug("started; storage at \(storageDirectory ?? "memory")")

@@ -7,8 +7,8 @@ public struct OutboxItem: Sendable, Equatable {
         case event(json: String, identity: String?)
     }
 
-    /// Unique, and ordered as the items were queued: the name of its file.
-    public let name: String
+    /// The item's row in the store (queue order across processes); negative while it lives in memory only.
+    public var id: Int64
     /// Wall-clock milliseconds since 1970 when queued; the maximum age counts from here, across restarts.
     public let createdMilliseconds: Int64
     public let payload: Payload
@@ -16,5 +16,11 @@ public struct OutboxItem: Sendable, Equatable {
     public var isEvent: Bool {
         if case .event = payload { return true }
         return false
+    }
+
+    /// The destination host (with port) that beacons are serialised by; "" for events.
+    var host: String {
+        if case .beacon(let url) = payload { return BeaconURL.host(of: url) }
+        return ""
     }
 }

@@ -36,7 +36,10 @@ final class OwnershipLock: Sendable {
     /// description, and `LOCK_UN` there would release the parent's lock, letting two processes deliver.
     func release() {
         held.withLock { held in
-            if held, getpid() == ownerProcess { flock(descriptor, LOCK_UN) }
+            if held, getpid() == ownerProcess {
+                flock(descriptor, LOCK_UN)
+                futimens(descriptor, nil)  // a change other processes' directory watches see: the lock is free
+            }
             held = false
         }
     }

@@ -1,0 +1,193 @@
+internal import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One SQLite connection to `blinkengage.db` with its prepared statements, used from any thread under one lock
+/// (SQLite's own locking then orders it against other processes).
+///
+/// WAL mode with `synchronous=NORMAL`: a committed transaction survives the death of the process at any instant;
+/// only a power loss can take the last transactions back, never corrupt the file. A damaged file (not SQLite,
+/// truncated, or failing `PRAGMA quick_check`) is moved aside at open and a fresh one is created.
+final class Database: Sendable {
+    static let fileName = "blinkengage.db"
+
+    enum OpenOutcome: Equatable, Sendable {
+        case opened
+        /// The file was damaged; it now lives at `movedTo`, and this database is new.
+        case recovered(movedTo: String, reason: String)
+    }
+
+    let path: String
+    let openOutcome: OpenOutcome
+    private let connection: Locked<Connection>
+
+    /// A raw connection and its statements by SQL text.
+    // Safe: touched only inside `Locked.withLock` (every use goes through `withConnection`), closed in deinit.
+    fileprivate final class Connection: @unchecked Sendable {
+        let handle: OpaquePointer
+        var statements: [String: OpaquePointer] = [:]
+        init(_ handle: OpaquePointer) { self.handle = handle }
+        deinit {
+            for statement in statements.values { sqlite3_finalize(statement) }
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    /// Opens (creating when absent) the database in `directory` and applies `schema`.
+    init(directory: String, schema: [String]) throws(EngineFailure) {
+        path = directory + "/" + Self.fileName
+        var outcome = OpenOutcome.opened
+        var opened: OpaquePointer?
+        do {
+            opened = try Self.openChecked(path, schema: schema)
+        } catch let damage {
+            let aside = "\(path).corrupt-\(WallClock.milliseconds() / 1000)"
+            for suffix in ["", "-wal", "-shm"] { rename(path + suffix, aside + suffix) }
+            outcome = .recovered(movedTo: aside, reason: damage.message)
+            opened = try Self.openChecked(path, schema: schema)
+        }
+        connection = Locked(Connection(opened!))
+        openOutcome = outcome
+    }
+
+    private static func openChecked(_ path: String, schema: [String]) throws(EngineFailure) -> OpaquePointer {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            if let handle { sqlite3_close_v2(handle) }
+            throw .io("cannot open \(path): \(String(cString: sqlite3_errstr(result)))")
+        }
+        chmod(path, 0o600)
+        do {
+            // Another process may hold a write lock for a moment: wait for it rather than fail.
+            try execute(handle, "PRAGMA busy_timeout = 5000")
+            try check(handle, "PRAGMA quick_check", expecting: "ok")
+            try check(handle, "PRAGMA journal_mode = WAL", expecting: "wal")
+            try execute(handle, "PRAGMA synchronous = NORMAL")
+            for statement in schema { try execute(handle, statement) }
+            return handle
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    private static func execute(_ handle: OpaquePointer, _ sql: String) throws(EngineFailure) {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard result == SQLITE_OK else {
+            throw .io("\(sql): \(message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result)))")
+        }
+    }
+
+    /// Runs a one-row pragma and requires its first column to read `expected`.
+    private static func check(_ handle: OpaquePointer, _ sql: String, expecting expected: String) throws(EngineFailure) {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw .io("\(sql): \(String(cString: sqlite3_errmsg(handle)))")
+        }
+        defer { sqlite3_finalize(statement) }
+        let step = sqlite3_step(statement)
+        let answer = step == SQLITE_ROW ? sqlite3_column_text(statement, 0).map { String(cString: $0) } : nil
+        guard let answer, answer.lowercased() == expected else {
+            throw .io("\(sql) answered \(answer ?? String(cString: sqlite3_errstr(step)))")
+        }
+    }
+
+    // MARK: - Statements
+
+    /// Runs `body` with the connection to itself. Statements are prepared once and kept.
+    func withConnection<Result>(_ body: (Session) throws(EngineFailure) -> Result) throws(EngineFailure) -> Result {
+        try connection.withLock { (connection: inout Connection) throws(EngineFailure) -> Result in
+            try body(Session(connection: connection))
+        }
+    }
+
+    /// The connection while its lock is held: runs statements and transactions.
+    /// Valid inside `withConnection`'s closure only.
+    struct Session {
+        fileprivate let connection: Connection
+
+        /// Runs `sql` with `values` bound to its `?` parameters, calling `row` for each result row.
+        func run(_ sql: String, _ values: [Value] = [], row: (Row) throws(EngineFailure) -> Void = { _ in }) throws(EngineFailure) {
+            let statement = try prepared(sql)
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let result: Int32
+                switch value {
+                case .integer(let number): result = sqlite3_bind_int64(statement, index, number)
+                case .text(let text): result = be_sqlite3_bind_text(statement, index, text, -1)
+                case .null: result = sqlite3_bind_null(statement, index)
+                }
+                guard result == SQLITE_OK else { throw failure(sql, result) }
+            }
+            while true {
+                let step = sqlite3_step(statement)
+                if step == SQLITE_DONE { return }
+                guard step == SQLITE_ROW else { throw failure(sql, step) }
+                try row(Row(statement: statement))
+            }
+        }
+
+        /// The rowid of the last insert on this connection.
+        var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection.handle) }
+
+        /// Runs `body` in one transaction: all of it is stored, or none.
+        func transaction(_ body: () throws(EngineFailure) -> Void) throws(EngineFailure) {
+            try run("BEGIN IMMEDIATE")
+            do {
+                try body()
+                try run("COMMIT")
+            } catch {
+                try? run("ROLLBACK")
+                throw error
+            }
+        }
+
+        private func prepared(_ sql: String) throws(EngineFailure) -> OpaquePointer {
+            if let statement = connection.statements[sql] { return statement }
+            var statement: OpaquePointer?
+            let result = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+            guard result == SQLITE_OK, let statement else { throw failure(sql, result) }
+            connection.statements[sql] = statement
+            return statement
+        }
+
+        private func failure(_ sql: String, _ code: Int32) -> EngineFailure {
+            let detail = String(cString: sqlite3_errmsg(connection.handle))
+            let isFull = code & 0xFF == SQLITE_FULL || code == SQLITE_IOERR | (3 << 8)  // SQLITE_IOERR_WRITE
+            return .io("\(isFull ? "the disk is full: " : "")\(detail) (SQLite \(code))")
+        }
+    }
+
+    enum Value: Sendable {
+        case integer(Int64)
+        case text(String)
+        case null
+    }
+
+    /// One result row, valid inside the `row` closure only.
+    struct Row {
+        fileprivate let statement: OpaquePointer
+
+        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+        /// nil for NULL and for text that is not valid UTF-8 (a damaged or foreign row).
+        func text(_ column: Int32) -> String? {
+            guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column) else { return nil }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
+
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    }
+}

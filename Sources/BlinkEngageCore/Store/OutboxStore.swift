@@ -1,0 +1,150 @@
+/// Where queued items live between being reported and being delivered: a table of `blinkengage.db`.
+protocol OutboxStore: AnyObject, Sendable {
+    /// Stores the item and returns its id; when this returns the item survives the death of the process.
+    func insert(_ payload: OutboxItem.Payload, createdMilliseconds: Int64) throws(EngineFailure) -> Int64
+    /// Forgets delivered or dropped items.
+    func delete(_ ids: [Int64])
+    /// Records a failed attempt, so backoff survives a restart.
+    func recordAttempt(id: Int64, attempts: Int, nextAttemptMilliseconds: Int64)
+    /// Every stored item with an id above `afterID`, in queue order, with its attempts and next attempt time;
+    /// rows that cannot be items (damaged, foreign) are deleted and counted in `corrupt`.
+    func load(afterID: Int64) -> (rows: [StoredOutboxRow], corrupt: Int)
+    /// The ids of every stored item (to forget entries a previous owner delivered).
+    func storedIDs() -> Set<Int64>
+}
+
+/// A stored item with its delivery state.
+struct StoredOutboxRow: Sendable, Equatable {
+    var item: OutboxItem
+    var attempts: Int
+    var nextAttemptMilliseconds: Int64
+}
+
+/// The outbox table. A report is one prepared INSERT; order is the table's rowid, which SQLite keeps increasing
+/// across processes.
+final class SQLiteOutboxStore: OutboxStore {
+    static let schema = [
+        """
+        CREATE TABLE IF NOT EXISTS outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            identity TEXT,
+            host TEXT NOT NULL,
+            created_ms INTEGER NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_ms INTEGER NOT NULL DEFAULT 0
+        )
+        """,
+    ]
+    static let beaconKind: Int64 = 0, eventKind: Int64 = 1
+
+    private let database: Database
+
+    init(database: Database) { self.database = database }
+
+    func insert(_ payload: OutboxItem.Payload, createdMilliseconds: Int64) throws(EngineFailure) -> Int64 {
+        let values: [Database.Value]
+        switch payload {
+        case .beacon(let url):
+            values = [.integer(Self.beaconKind), .text(url), .null, .text(BeaconURL.host(of: url)), .integer(createdMilliseconds)]
+        case .event(let json, let identity):
+            values = [.integer(Self.eventKind), .text(json), identity.map(Database.Value.text) ?? .null, .text(""),
+                      .integer(createdMilliseconds)]
+        }
+        return try database.withConnection { session throws(EngineFailure) in
+            try session.run("INSERT INTO outbox (kind, body, identity, host, created_ms) VALUES (?, ?, ?, ?, ?)", values)
+            return session.lastInsertedRowID
+        }
+    }
+
+    func delete(_ ids: [Int64]) {
+        guard !ids.isEmpty else { return }
+        try? database.withConnection { session throws(EngineFailure) in
+            try session.transaction { () throws(EngineFailure) in
+                for id in ids { try session.run("DELETE FROM outbox WHERE id = ?", [.integer(id)]) }
+            }
+        }
+    }
+
+    func recordAttempt(id: Int64, attempts: Int, nextAttemptMilliseconds: Int64) {
+        try? database.withConnection { session throws(EngineFailure) in
+            try session.run("UPDATE outbox SET attempts = ?, next_attempt_ms = ? WHERE id = ?",
+                            [.integer(Int64(clamping: attempts)), .integer(nextAttemptMilliseconds), .integer(id)])
+        }
+    }
+
+    func load(afterID: Int64) -> (rows: [StoredOutboxRow], corrupt: Int) {
+        var rows: [StoredOutboxRow] = []
+        var damaged: [Int64] = []
+        try? database.withConnection { session throws(EngineFailure) in
+            try session.run("SELECT id, kind, body, identity, created_ms, attempts, next_attempt_ms FROM outbox WHERE id > ? ORDER BY id",
+                            [.integer(afterID)]) { row throws(EngineFailure) in
+                let id = row.integer(0)
+                guard let item = Self.item(id: id, kind: row.integer(1), body: row.text(2), identity: row.text(3),
+                                           identityIsNull: row.isNull(3), created: row.integer(4)) else {
+                    damaged.append(id)
+                    return
+                }
+                rows.append(StoredOutboxRow(item: item, attempts: Int(clamping: max(0, row.integer(5))),
+                                            nextAttemptMilliseconds: row.integer(6)))
+            }
+        }
+        delete(damaged)
+        return (rows, damaged.count)
+    }
+
+    func storedIDs() -> Set<Int64> {
+        var ids = Set<Int64>()
+        try? database.withConnection { session throws(EngineFailure) in
+            try session.run("SELECT id FROM outbox") { row throws(EngineFailure) in ids.insert(row.integer(0)) }
+        }
+        return ids
+    }
+
+    /// A row as an item, or nil when it cannot be one: an unknown kind, text that is not UTF-8, a beacon that is
+    /// not an http(s) URL, an event that is not a JSON object.
+    static func item(id: Int64, kind: Int64, body: String?, identity: String?, identityIsNull: Bool, created: Int64) -> OutboxItem? {
+        guard id > 0, let body else { return nil }
+        switch kind {
+        case beaconKind:
+            guard ServiceURL.isAbsoluteHTTP(body) else { return nil }
+            return OutboxItem(id: id, createdMilliseconds: created, payload: .beacon(url: body))
+        case eventKind:
+            guard identity != nil || identityIsNull, (try? JSONParser.parse(body))?.objectValue != nil else { return nil }
+            return OutboxItem(id: id, createdMilliseconds: created, payload: .event(json: body, identity: identity))
+        default:
+            return nil
+        }
+    }
+}
+
+/// Items kept in memory only, when no storage directory is usable.
+final class MemoryOutboxStore: OutboxStore {
+    private let rows = Locked<(next: Int64, rows: [Int64: StoredOutboxRow])>((1, [:]))
+
+    func insert(_ payload: OutboxItem.Payload, createdMilliseconds: Int64) throws(EngineFailure) -> Int64 {
+        rows.withLock { state in
+            let id = state.next
+            state.next += 1
+            state.rows[id] = StoredOutboxRow(item: OutboxItem(id: id, createdMilliseconds: createdMilliseconds, payload: payload),
+                                             attempts: 0, nextAttemptMilliseconds: 0)
+            return id
+        }
+    }
+
+    func delete(_ ids: [Int64]) { rows.withLock { state in for id in ids { state.rows[id] = nil } } }
+
+    func recordAttempt(id: Int64, attempts: Int, nextAttemptMilliseconds: Int64) {
+        rows.withLock { state in
+            state.rows[id]?.attempts = attempts
+            state.rows[id]?.nextAttemptMilliseconds = nextAttemptMilliseconds
+        }
+    }
+
+    func load(afterID: Int64) -> (rows: [StoredOutboxRow], corrupt: Int) {
+        (rows.withLock { $0.rows.values.filter { $0.item.id > afterID }.sorted { $0.item.id < $1.item.id } }, 0)
+    }
+
+    func storedIDs() -> Set<Int64> { rows.withLock { Set($0.rows.keys) } }
+}

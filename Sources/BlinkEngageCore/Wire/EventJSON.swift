@@ -1,0 +1,43 @@
+/// The Engage events wire format (PROTOCOL.md section 2), in one place: each event object as it is queued, and
+/// the batch request that carries up to 100 of them.
+enum EventJSON {
+    /// A feed event (`did_appear`, `did_tap`, `view_all`) with its id and the time it was reported.
+    static func feedEvent(_ event: FeedEvent, id: String, occurredAtMilliseconds: Int64) -> String {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(id)), ("type", .string(event.kind.wireName)),
+            ("occurred_at", .string(Timestamp.iso8601(milliseconds: occurredAtMilliseconds))),
+            ("feed_id", .string(event.placement.feedID)), ("group_id", .string(event.placement.groupID)),
+            ("group_position", .number(String(event.placement.groupPosition))),
+        ]
+        if let offerID = event.offerID, let position = event.placement.offerPosition {
+            members += [("offer_id", .string(offerID)), ("offer_position", .number(String(position)))]
+        }
+        return JSONValue.object(JSONObject(members)).jsonText
+    }
+
+    /// A `zone_ad_click`, which carries the zone and the link instead of feed fields.
+    static func zoneAdClick(zoneID: String, linkURL: String?, id: String, occurredAtMilliseconds: Int64) -> String {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(id)), ("type", .string("zone_ad_click")),
+            ("occurred_at", .string(Timestamp.iso8601(milliseconds: occurredAtMilliseconds))), ("zone_id", .string(zoneID)),
+        ]
+        if let linkURL { members.append(("link_url", .string(linkURL))) }
+        return JSONValue.object(JSONObject(members)).jsonText
+    }
+}
+
+/// `POST {engage}/v1/events?api_key=KEY` with `{"events": [...]}`.
+enum EventBatch {
+    static func request(events: [String], engageURL: String, apiKey: String, userAgent: String, token: String?,
+                        timeoutMilliseconds: UInt32) -> HTTPRequest {
+        var body = #"{"events":["#
+        body += events.joined(separator: ",")
+        body += "]}"
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/json"), ("Accept", "application/json"), ("User-Agent", userAgent),
+        ]
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        let url = PercentEncoding.url(engageURL + "/v1/events", query: [("api_key", apiKey)])
+        return HTTPRequest(method: .post, url: url, headers: headers, body: Array(body.utf8), timeoutMilliseconds: timeoutMilliseconds)
+    }
+}

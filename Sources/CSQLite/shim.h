@@ -1,0 +1,10 @@
+/* SQLite from Debian's libsqlite3-dev, linked dynamically. static inline shims: no symbols. */
+#ifndef BLINKENGAGE_CSQLITE_SHIM_H
+#define BLINKENGAGE_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/* SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import: SQLite copies the text. */
+static inline int be_sqlite3_bind_text(sqlite3_stmt *statement, int index, const char *text, int length) {
+    return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
+}
+#endif
