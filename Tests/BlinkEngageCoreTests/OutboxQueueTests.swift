@@ -140,6 +140,14 @@ struct OutboxQueueTests {
         #expect((entry?.notBefore ?? 0) <= 5 * Self.second + RetryPolicy.maximumBackoffNanoseconds)
     }
 
+    /// Found by the outbox_row fuzz target: a stored retry time added to a clock near its end trapped.
+    @Test func storedRetryTimesNeverOverflowTheClock() {
+        var queue = Self.queue()
+        queue.adopt([StoredOutboxRow(item: Self.beacon(1), attempts: 1, nextAttemptMilliseconds: Int64.max)],
+                    nowMonotonic: UInt64.max - 5, nowWallMilliseconds: 0)
+        #expect(queue.entry(1)?.notBefore == UInt64.max)
+    }
+
     @Test func adoptedItemsJoinInCreationOrder() {
         var queue = Self.queue([Self.beacon(10, host: "a", created: 3000)])
         queue.adopt([StoredOutboxRow(item: Self.beacon(5, host: "a", created: 2000), attempts: 0, nextAttemptMilliseconds: 0),

@@ -104,7 +104,8 @@ struct OutboxQueue {
                 // At most the backoff cap from now, whatever the stored time says.
                 let capMilliseconds = RetryPolicy.maximumBackoffNanoseconds / 1_000_000
                 let capped = UInt64(wait) >= capMilliseconds ? RetryPolicy.maximumBackoffNanoseconds : UInt64(wait) * 1_000_000
-                entry.notBefore = nowMonotonic + capped
+                let (deadline, overflow) = nowMonotonic.addingReportingOverflow(capped)
+                entry.notBefore = overflow ? UInt64.max : deadline
             }
             entries[row.item.id] = entry
             order.append(row.item.id)

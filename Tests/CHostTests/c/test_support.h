@@ -203,7 +203,12 @@ static inline void test_result_dispose(test_result *r) {
 
 static inline void on_moments(be_moments_response *response, const be_error *error, void *user_data) {
     test_result *r = user_data;
-    if (response) r->response = be_moments_response_retain(response);
+    if (response) {
+        pthread_mutex_lock(&r->lock);
+        be_moments_response_release(r->response); /* a result used for several fetches keeps the last */
+        r->response = be_moments_response_retain(response);
+        pthread_mutex_unlock(&r->lock);
+    }
     test_result_record(r, error);
 }
 

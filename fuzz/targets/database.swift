@@ -1,0 +1,32 @@
+// The stored database: whatever bytes `blinkengage.db` holds (damaged pages, foreign tables, wrong types), the
+// store opens it or moves it aside, and reads queue rows and identities without trapping; every row it hands
+// out is a valid item, every token it restores fits a header.
+@testable import BlinkEngageCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let directory: String = {
+    var template = Array("/tmp/be-fuzz-db-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let path = directory + "/" + Database.fileName
+    for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    _ = write(descriptor, data, size)
+    close(descriptor)
+    guard let database = try? Database(directory: directory, schema: SQLiteOutboxStore.schema + IdentityStore.schema) else { return 0 }
+    let (rows, _) = SQLiteOutboxStore(database: database).load(afterID: 0)
+    for row in rows {
+        if case .beacon(let url) = row.item.payload { precondition(ServiceURL.isAbsoluteHTTP(url)) }
+    }
+    for registration in IdentityStore(database: database).load().registrations.values {
+        precondition(EngageRequests.isBearerToken(registration.token))
+    }
+    // A file moved aside is not read again.
+    if case .recovered(let aside, _) = database.openOutcome { for suffix in ["", "-wal", "-shm"] { unlink(aside + suffix) } }
+    return 0
+}
