@@ -273,8 +273,11 @@ be_status be_sdk_start(const be_config *config, be_sdk **out_sdk);
  * Sets the user's identity (copied). On first launch the user is registered with the Engage backend in the
  * background (retried with backoff when it fails); the identity and its registration are stored in the storage
  * directory and restored by be_sdk_start(), so a returning user is not registered again. A new identity clears
- * the newest feed. Without an Engage URL the identity is stored and nothing is registered.
- * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL, "" or invalid UTF-8; BE_ERR_INVALID_STATE after shutdown.
+ * the newest feed. Without an Engage URL the identity is stored and nothing is registered. Only what is still
+ * needed of earlier identities is stored: the registrations of identities whose events wait to be delivered.
+ * @param pub_user_id the publisher's user id: UTF-8, 1 to 4096 bytes.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL, "", invalid UTF-8 or more than 4096 bytes;
+ *         BE_ERR_INVALID_STATE after shutdown.
  */
 be_status be_sdk_set_user_identity(be_sdk *sdk, const char *pub_user_id);
 
@@ -516,8 +519,12 @@ be_offer_feed_event *be_offer_feed_event_new_with_group(const be_offer_group *gr
 void be_offer_feed_event_free(be_offer_feed_event *event);
 
 /**
- * Records the event durably (on disk before this returns) under the current identity, with a fresh id and
- * time: reporting the same object twice records two events. DID_APPEAR also fires the offer's impression
+ * Records the event durably under the current identity, with a fresh id and time: reporting the same object
+ * twice records two events. Durably means one insert into the storage directory's database before this
+ * returns, so the event survives the process being killed right after. When the disk refuses the write (full,
+ * or a file size limit), the event is kept in memory, delivered from there, written to the database as soon
+ * as the disk takes it again (tried every second) and at be_sdk_shutdown(); only the death of the process
+ * before then loses it. A warning is logged either way. DID_APPEAR also fires the offer's impression
  * beacons: report every offer that becomes visible, every time. An event from an older feed is still recorded,
  * with the positions it had in its own feed.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE without an Engage URL or after shutdown.
@@ -588,8 +595,8 @@ const char *be_zone_ad_image_url(const be_zone_ad *ad);
 /** The link URL to open on a click, borrowed from the ad; NULL when absent. */
 const char *be_zone_ad_link_url(const be_zone_ad *ad);
 /**
- * Records a click as a `zone_ad_click` event (durably, before it returns), to be called before the host opens
- * the link. Without an Engage URL nothing is recorded (logged at info level) and BE_OK is returned.
+ * Records a click as a `zone_ad_click` event (durably, as be_sdk_report_offer_feed_event() says), to be called
+ * before the host opens the link. Without an Engage URL nothing is recorded (logged at info level) and BE_OK is returned.
  * @return BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown.
  */
 be_status be_sdk_report_zone_ad_click(be_sdk *sdk, const be_zone_ad *ad);
@@ -615,7 +622,7 @@ typedef struct be_stats {
     uint64_t dropped_rejected;  /**< refused by the server (4xx other than 401, 408, 429) */
     uint64_t dropped_expired;   /**< older than the maximum age */
     uint64_t dropped_overflow;  /**< oldest items pushed out by the queue cap */
-    uint64_t corrupt_records;   /**< unreadable records found on disk and skipped */
+    uint64_t corrupt_records;   /**< unreadable queue rows deleted, plus damaged databases moved aside */
     uint64_t queue_depth;       /**< items waiting for delivery */
 } be_stats;
 

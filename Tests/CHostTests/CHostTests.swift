@@ -39,4 +39,6 @@ final class CHostTests: XCTestCase {
     func testZoneAds() throws { try buildAndRun("test_zone_ads") }
 
     func testHostileServersAndCarelessHosts() throws { try buildAndRun("test_hostile") }
+
+    func testTrackingIdleFullDiskAndIdentities() throws { try buildAndRun("test_tracking") }
 }

@@ -1,0 +1,252 @@
+/* Tracking through the C API: an idle SDK costs no wake-ups, a full disk loses no acknowledged report, and
+ * identities of any accepted length survive a restart (issue "Tracking at game-loop speed"). */
+#define _GNU_SOURCE
+#include "test_support.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+/* ---- context switches of the SDK's threads (named be-*) ------------------------------------------------ */
+
+enum { MAX_THREADS = 64 };
+typedef struct {
+    int count;
+    long tid[MAX_THREADS];
+    char name[MAX_THREADS][32];
+    long switches[MAX_THREADS];
+} thread_switches;
+
+static void read_switches(thread_switches *out) {
+    DIR *tasks = opendir("/proc/self/task");
+    struct dirent *entry;
+    memset(out, 0, sizeof *out);
+    while (tasks && (entry = readdir(tasks)) != NULL && out->count < MAX_THREADS) {
+        char path[512], line[256], name[32] = "";
+        FILE *file;
+        long total = 0;
+        if (entry->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", entry->d_name);
+        if (!(file = fopen(path, "r"))) continue;
+        if (!fgets(name, sizeof name, file)) name[0] = 0;
+        fclose(file);
+        name[strcspn(name, "\n")] = 0;
+        if (strncmp(name, "be-", 3) != 0) continue;
+        snprintf(path, sizeof path, "/proc/self/task/%s/status", entry->d_name);
+        if (!(file = fopen(path, "r"))) continue;
+        while (fgets(line, sizeof line, file)) {
+            long value;
+            if (sscanf(line, "voluntary_ctxt_switches: %ld", &value) == 1) total += value;
+            if (sscanf(line, "nonvoluntary_ctxt_switches: %ld", &value) == 1) total += value;
+        }
+        fclose(file);
+        out->tid[out->count] = atol(entry->d_name);
+        snprintf(out->name[out->count], sizeof out->name[0], "%s", name);
+        out->switches[out->count] = total;
+        out->count++;
+    }
+    if (tasks) closedir(tasks);
+}
+
+static void idle_costs_nothing(be_callback_mode mode) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    be_moments_request *request = be_moments_request_new();
+    be_moments_response *response = NULL;
+    be_offer_screen *screen;
+    thread_switches before, after;
+    test_result r;
+    struct timespec idle = {10, 0};
+    int i, j, woken = 0;
+    be_config_set_callback_mode(config, mode);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    /* some real work first: a fetch, beacons and an event delivered, so every thread has run */
+    be_moments_request_set_payload(request, "placement", "checkout");
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    if (mode == BE_CALLBACKS_ON_DISPATCH) {
+        while (!r.calls) be_sdk_dispatch(sdk, 0), sched_yield();
+    }
+    CHECK(test_result_wait(&r, 1));
+    response = r.response;
+    screen = be_sdk_moments_screen(sdk, response);
+    CHECK_INT(be_sdk_flush(sdk, 60000), BE_OK);
+    /* the work's own tail (a write seen by the directory watch, say) settles first: wait for one quiet second */
+    for (i = 0; i < 30; i++) {
+        struct timespec second = {1, 0};
+        read_switches(&before);
+        nanosleep(&second, NULL);
+        read_switches(&after);
+        if (memcmp(before.switches, after.switches, sizeof before.switches) == 0) break;
+    }
+    read_switches(&before);
+    CHECK(before.count >= (mode == BE_CALLBACKS_ON_DISPATCH ? 3 : 4)); /* transport, beacons, outbox (+ callbacks) */
+    nanosleep(&idle, NULL); /* the measurement itself: ten idle seconds */
+    read_switches(&after);
+    for (i = 0; i < before.count; i++) {
+        for (j = 0; j < after.count; j++) {
+            if (after.tid[j] != before.tid[i]) continue;
+            if (after.switches[j] != before.switches[i]) {
+                fprintf(stderr, "thread %s woke %ld times in 10 idle seconds\n", before.name[i], after.switches[j] - before.switches[i]);
+                woken++;
+            }
+        }
+    }
+    CHECK_INT(woken, 0);
+    printf("idle: %d SDK threads, 0 wake-ups expected, %d threads woke\n", before.count, woken);
+    be_offer_screen_free(screen);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+static void test_an_idle_sdk_never_wakes_up(void) { idle_costs_nothing(BE_CALLBACKS_ON_SDK_THREAD); }
+static void test_an_idle_sdk_in_dispatch_mode_never_wakes_up(void) { idle_costs_nothing(BE_CALLBACKS_ON_DISPATCH); }
+
+/* ---- a full disk ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    pthread_mutex_t lock;
+    int refused_writes, stored_later;
+} disk_log;
+
+static void count_disk_messages(be_log_level level, const char *message, void *user_data) {
+    disk_log *log = user_data;
+    (void)level;
+    pthread_mutex_lock(&log->lock);
+    if (strstr(message, "could not store a tracking item")) log->refused_writes++;
+    if (strstr(message, "stored a tracking item the disk had refused")) log->stored_later++;
+    pthread_mutex_unlock(&log->lock);
+}
+
+typedef struct { be_zone_ad *ad; test_result r; } zone_fetch;
+
+static void on_zone_ad(be_zone_ad *ad, const be_error *error, void *user_data) {
+    zone_fetch *fetch = user_data;
+    if (ad) fetch->ad = be_zone_ad_retain(ad);
+    test_result_record(&fetch->r, error);
+}
+
+static be_config *zone_config(const char *storage, const char *engage_url, disk_log *log) {
+    char url[512];
+    be_config *config = be_config_new("demo-key");
+    snprintf(url, sizeof url, "%s/api/adAPI.php?AdID={zone}", sandbox_url());
+    be_config_set_zone_ad_url(config, url);
+    be_config_set_engage_url(config, engage_url);
+    be_config_set_storage_dir(config, storage);
+    if (log) be_config_set_log_handler(config, count_disk_messages, BE_LOG_INFO, log);
+    return config;
+}
+
+/* The probe's case: Engage down, disk full, five clicks acknowledged; space returns, shutdown, restart with
+ * the backend up: all five are delivered. The "full disk" is RLIMIT_FSIZE 0 in a child process. */
+static void test_reports_the_disk_refused_are_stored_once_it_takes_them(void) {
+    char storage[] = "/tmp/be-full-XXXXXX", dead[64], *events;
+    pid_t child;
+    int status = 0;
+    CHECK(mkdtemp(storage) != NULL);
+    snprintf(dead, sizeof dead, "http://127.0.0.1:%d", unused_port());
+    sandbox_reset();
+    fflush(NULL);
+    child = fork();
+    if (child == 0) {
+        disk_log log = {PTHREAD_MUTEX_INITIALIZER, 0, 0};
+        be_config *config = zone_config(storage, dead, &log);
+        be_sdk *sdk = NULL;
+        zone_fetch fetch;
+        struct rlimit full = {0, RLIM_INFINITY}, roomy = {RLIM_INFINITY, RLIM_INFINITY};
+        int i, ok = 1;
+        memset(&fetch, 0, sizeof fetch);
+        test_result_init(&fetch.r);
+        signal(SIGXFSZ, SIG_IGN); /* writes past the limit fail with EFBIG instead of killing the process */
+        ok = ok && be_sdk_start(config, &sdk) == BE_OK;
+        ok = ok && be_sdk_fetch_zone_ad(sdk, "1", on_zone_ad, &fetch) == BE_OK && test_result_wait(&fetch.r, 1) && fetch.ad;
+        ok = ok && setrlimit(RLIMIT_FSIZE, &full) == 0;
+        for (i = 0; ok && i < 5; i++) ok = be_sdk_report_zone_ad_click(sdk, fetch.ad) == BE_OK;
+        ok = ok && log.refused_writes == 5;
+        ok = ok && setrlimit(RLIMIT_FSIZE, &roomy) == 0; /* space returns */
+        be_sdk_shutdown(sdk, 0);
+        ok = ok && log.stored_later == 5;
+        if (!ok) fprintf(stderr, "child: refused %d, stored later %d\n", log.refused_writes, log.stored_later);
+        be_zone_ad_release(fetch.ad);
+        be_config_free(config);
+        _exit(ok ? 0 : 1);
+    }
+    CHECK(waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    {
+        be_config *config = zone_config(storage, sandbox_url(), NULL);
+        be_sdk *sdk = NULL;
+        CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+        CHECK_INT(be_sdk_flush(sdk, 60000), BE_OK);
+        events = sandbox_call("GET", "/_sandbox/events", NULL);
+        CHECK_INT(count_occurrences(events, "\"zone_ad_click\""), 5);
+        free(events);
+        be_sdk_shutdown(sdk, 1000);
+        be_config_free(config);
+    }
+}
+
+/* ---- identities ------------------------------------------------------------------------------------------ */
+
+static void test_identities_up_to_the_limit_survive_a_restart(void) {
+    char storage[] = "/tmp/be-identity-XXXXXX";
+    size_t length;
+    CHECK(mkdtemp(storage) != NULL);
+    for (length = 4095; length <= 4097; length++) {
+        char *identity = malloc(length + 1);
+        be_config *config = sandbox_config("demo-key");
+        be_sdk *sdk = NULL;
+        memset(identity, 'u', length);
+        identity[length] = 0;
+        identity[0] = (char)('0' + (int)(length % 10));
+        be_config_set_storage_dir(config, storage);
+        CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+        CHECK_INT(be_sdk_set_user_identity(sdk, identity), length <= 4096 ? BE_OK : BE_ERR_INVALID_ARGUMENT);
+        if (length <= 4096) {
+            test_result r; /* a feed load waits for the registration to finish */
+            test_result_init(&r);
+            CHECK_INT(be_sdk_load_offer_feed(sdk, on_feed, &r), BE_OK);
+            CHECK(test_result_wait(&r, 1) && !r.has_error);
+            test_result_dispose(&r);
+        }
+        be_sdk_shutdown(sdk, 1000);
+        be_config_free(config);
+        free(identity);
+    }
+    {
+        /* a 5 MB identity is refused at once and changes nothing */
+        size_t huge = 5u << 20;
+        char *identity = malloc(huge + 1);
+        be_config *config = sandbox_config("demo-key");
+        be_sdk *sdk = NULL;
+        test_result r;
+        int registrations_before = sandbox_count("/v1/users");
+        memset(identity, 'x', huge);
+        identity[huge] = 0;
+        be_config_set_storage_dir(config, storage);
+        CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+        CHECK_INT(be_sdk_set_user_identity(sdk, identity), BE_ERR_INVALID_ARGUMENT);
+        /* the last accepted identity (4096 bytes) was restored: the feed loads without a new registration */
+        test_result_init(&r);
+        CHECK_INT(be_sdk_load_offer_feed(sdk, on_feed, &r), BE_OK);
+        CHECK(test_result_wait(&r, 1));
+        CHECK(!r.has_error);
+        CHECK_INT(sandbox_count("/v1/users"), registrations_before); /* no new registration */
+        test_result_dispose(&r);
+        be_sdk_shutdown(sdk, 1000);
+        be_config_free(config);
+        free(identity);
+    }
+}
+
+int main(void) {
+    signal(SIGPIPE, SIG_IGN);
+    RUN(test_reports_the_disk_refused_are_stored_once_it_takes_them);
+    RUN(test_identities_up_to_the_limit_survive_a_restart);
+    RUN(test_an_idle_sdk_never_wakes_up);
+    RUN(test_an_idle_sdk_in_dispatch_mode_never_wakes_up);
+    return test_finish();
+}
