@@ -14,7 +14,6 @@ let package = Package(
         .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSQLite", "CSystemShims"]),
         .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore", "CBlinkEngage"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .executableTarget(name: "OutboxBench", dependencies: ["BlinkEngageCore"], path: "bench/OutboxBench"),
         .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),
         .testTarget(name: "CHostTests", dependencies: ["TestSupport"], exclude: ["c"]),

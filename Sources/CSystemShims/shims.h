@@ -17,12 +17,13 @@ static inline int be_set_thread_name(const char *name) { return pthread_setname_
 /* A counter descriptor that is readable while non-zero: one thread's wake-up call for another. */
 static inline int be_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
-/* Change notification on a directory: another process writing the database there, giving up the ownership
- * lock (it touches the lock file), or closing its files (which the kernel does when that process exits). */
+/* Change notification on a directory: another process touching the ownership lock file (after it queued an
+ * item, or when it lets go of the lock), or closing its files (which the kernel does when that process exits).
+ * Plain writes are not watched, so this process's own database writes wake no one. */
 static inline int be_inotify_watch_directory(const char *path) {
     int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (fd < 0) return -1;
-    if (inotify_add_watch(fd, path, IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_TO) < 0) {
+    if (inotify_add_watch(fd, path, IN_ATTRIB | IN_CLOSE_WRITE) < 0) {
         close(fd);
         return -1;
     }

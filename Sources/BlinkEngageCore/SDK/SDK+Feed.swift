@@ -56,7 +56,7 @@ extension SDK {
     /// impression beacons.
     public func reportFeedEvent(_ event: FeedEvent) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
-            let json = EventJSON.feedEvent(event, id: UUID().uuidString.lowercased(), occurredAtMilliseconds: WallClock.milliseconds())
+            let json = EventJSON.feedEvent(event, id: RandomID.make(), occurredAtMilliseconds: WallClock.milliseconds())
             try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity)
             for url in event.impressionURLs {
                 do throws(EngineFailure) { try outbox.enqueueBeacon(url: url) } catch {

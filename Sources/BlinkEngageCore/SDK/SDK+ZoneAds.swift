@@ -29,7 +29,7 @@ extension SDK {
                 logger.info("zone ad click not recorded: no Engage URL is configured")
                 return
             }
-            let json = EventJSON.zoneAdClick(zoneID: ad.zoneID, linkURL: ad.linkURL?.string, id: UUID().uuidString.lowercased(),
+            let json = EventJSON.zoneAdClick(zoneID: ad.zoneID, linkURL: ad.linkURL?.string, id: RandomID.make(),
                                              occurredAtMilliseconds: WallClock.milliseconds())
             try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity)
         }

@@ -88,7 +88,7 @@ final class IdentityStore: Sendable {
 
     /// A random id made once per storage directory (once per process without one).
     func deviceID() -> String {
-        let fresh = UUID().uuidString.lowercased()
+        let fresh = RandomID.make()
         guard let database else { return fresh }
         var id: String?
         try? database.withConnection { session throws(EngineFailure) in

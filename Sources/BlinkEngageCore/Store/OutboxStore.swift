@@ -58,11 +58,19 @@ final class SQLiteOutboxStore: OutboxStore {
         }
     }
 
+    /// One statement per run of consecutive ids (a delivered batch is usually one run), all in one transaction,
+    /// so the write lock that reports wait for is held as briefly as possible.
     func delete(_ ids: [Int64]) {
         guard !ids.isEmpty else { return }
+        var runs: [(Int64, Int64)] = []
+        for id in ids.sorted() {
+            if let last = runs.last, last.1 &+ 1 == id { runs[runs.count - 1].1 = id } else { runs.append((id, id)) }
+        }
         try? database.withConnection { session throws(EngineFailure) in
             try session.transaction { () throws(EngineFailure) in
-                for id in ids { try session.run("DELETE FROM outbox WHERE id = ?", [.integer(id)]) }
+                for (first, last) in runs {
+                    try session.run("DELETE FROM outbox WHERE id BETWEEN ? AND ?", [.integer(first), .integer(last)])
+                }
             }
         }
     }

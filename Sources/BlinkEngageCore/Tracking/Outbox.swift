@@ -15,9 +15,10 @@ public protocol EventAuthorization: AnyObject, Sendable {
 /// returns, and leaves it only once delivered (or dropped by rule). The rules live in `OutboxQueue`; this class
 /// owns the lock, the store I/O and the delivery thread, which sleeps until there is something to do.
 ///
-/// Two processes on one directory: the one holding `outbox.lock` delivers; the others only insert. The owner
-/// sees their rows when the directory changes (inotify) and SQLite says another connection wrote; a process that
-/// is not the owner tries again when the directory changes (the owner's exit closes its files).
+/// Two processes on one directory: the one holding `outbox.lock` delivers; the others only insert, and touch the
+/// lock file after each insert. The owner's directory watch (inotify) sees the touch and reads the new rows; a
+/// process that is not the owner tries to take over when the directory changes (the owner touches the lock file
+/// when it lets go, and its exit closes its files). Its own writes wake no one.
 public final class Outbox: Sendable {
     public struct Settings: Sendable {
         public var apiKey: String
@@ -52,12 +53,16 @@ public final class Outbox: Sendable {
     static let maximumBeaconsInFlight = OutboxQueue.maximumBeaconsInFlight
     /// How often items the disk refused are written again, and (without inotify) ownership is tried again.
     static let retryStoreNanoseconds: UInt64 = 1_000_000_000
+    /// The least time between two choices of what to send (outside flushes), so a burst of reports goes out in
+    /// few requests and the delivery thread does not compete with the reporting thread for the database.
+    static let batchWindowNanoseconds: UInt64 = 5_000_000
 
     private struct State {
         var queue: OutboxQueue
         var stopping = false
         var wake = false
-        /// The delivery thread waits on `WakeSignal`: a change must signal it.
+        /// The delivery thread waits on `WakeSignal` with nothing due soon: a change must signal it. (While it
+        /// naps out a batch window it wakes by itself, and only a flush signals.)
         var sleeping = false
         var connectionFailures = 0
         /// Bumped when shutdown begins: flushes that started before it stop waiting.
@@ -168,11 +173,16 @@ public final class Outbox: Sendable {
         let (dropped, mustSignal) = state.withLock { state -> ([OutboxItem], Bool) in
             let id = storedID ?? state.nextMemoryID
             if storedID == nil { state.nextMemoryID -= 1 }
-            state.queue.append(OutboxItem(id: id, createdMilliseconds: created, payload: payload), memoryOnly: storedID == nil)
+            let item = OutboxItem(id: id, createdMilliseconds: created, payload: payload)
+            state.queue.append(item, memoryOnly: storedID == nil)
             state.wake = true
-            return (state.queue.dropOverflow(), state.sleeping)
+            // An event behind a batch in flight goes out when that batch's answer wakes the thread: no wake now.
+            let sendableNow = !(item.isEvent && state.queue.eventBatchInFlight)
+            return (state.queue.dropOverflow(), state.sleeping && sendableNow)
         }
         if mustSignal { waker.signal() }
+        // Another process delivers: tell it (its directory watch sees the lock file touched).
+        if storedID != nil, let ownership, !ownership.isHeld { ownership.touch() }
         if !dropped.isEmpty {
             store.delete(dropped.map(\.id).filter { $0 > 0 })
             logger.warning("tracking queue over its cap of \(settings.maximumItems): dropped the \(dropped.count) oldest")
@@ -190,9 +200,9 @@ public final class Outbox: Sendable {
             state.queue.activeFlushes += 1
             state.queue.flushGeneration += 1
             state.wake = true
-            return (state.queue.flushableIDs, state.connectionFailures, state.flushAbortGeneration, state.sleeping)
+            return (state.queue.flushableIDs, state.connectionFailures, state.flushAbortGeneration, true)
         }
-        if mustSignal { waker.signal() }
+        if mustSignal { waker.signal() }  // always: the thread may be napping out a batch window
         defer { state.withLock { $0.queue.activeFlushes -= 1 } }
         logger.debug("flush: waiting for \(pending.count) tracking item(s), at most \(timeoutMilliseconds) ms")
         let outcome = state.wait(until: { state in
@@ -238,6 +248,8 @@ public final class Outbox: Sendable {
     private func deliveryLoop() {
         var lastDataVersion = database.map { Self.dataVersion($0) } ?? 0
         var changed = false
+        var lastSend: UInt64 = 0
+        var napping = false  // waiting out the batch window: reports need not wake the thread
         while true {
             let nowMonotonic = MonotonicClock.now()
             if let ownership, !ownership.isHeld, changed || !waker.watchesDirectory {
@@ -256,9 +268,18 @@ public final class Outbox: Sendable {
             var wakeAt = UInt64.max
             if owner {
                 wakeAt = min(wakeAt, dropExpired())
-                let (work, selectedWakeAt) = state.withLock { $0.queue.selectWork(now: nowMonotonic) }
-                wakeAt = min(wakeAt, selectedWakeAt)
-                for unit in work { send(unit) }
+                // Reports that come in a burst (a feed appearing) leave together: after a send, the next choice
+                // waits for the batch window, unless a flush is waiting.
+                let flushing = state.withLock { $0.queue.activeFlushes > 0 }
+                if !flushing, nowMonotonic < lastSend &+ Self.batchWindowNanoseconds {
+                    wakeAt = min(wakeAt, lastSend &+ Self.batchWindowNanoseconds)
+                    napping = true
+                } else {
+                    let (work, selectedWakeAt) = state.withLock { $0.queue.selectWork(now: nowMonotonic) }
+                    wakeAt = min(wakeAt, selectedWakeAt)
+                    if !work.isEmpty { lastSend = nowMonotonic }
+                    for unit in work { send(unit) }
+                }
             } else if !waker.watchesDirectory {
                 wakeAt = nowMonotonic + Self.retryStoreNanoseconds
             }
@@ -272,11 +293,12 @@ public final class Outbox: Sendable {
                     state.wake = false
                     return true
                 }
-                state.sleeping = true
+                state.sleeping = !napping
                 return false
             }
             guard let proceed else { return }
             changed = false
+            napping = false
             if !proceed {
                 let reasons = waker.wait(until: wakeAt == UInt64.max ? nil : wakeAt)
                 changed = reasons.contains(.directoryChanged)

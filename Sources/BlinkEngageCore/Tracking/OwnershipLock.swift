@@ -38,11 +38,14 @@ final class OwnershipLock: Sendable {
         held.withLock { held in
             if held, getpid() == ownerProcess {
                 flock(descriptor, LOCK_UN)
-                futimens(descriptor, nil)  // a change other processes' directory watches see: the lock is free
+                touch()  // a change other processes' directory watches see: the lock is free
             }
             held = false
         }
     }
+
+    /// Changes the lock file's times: a change other processes' directory watches see.
+    func touch() { futimens(descriptor, nil) }
 
     /// In a forked child: forgets the lock without releasing it (the parent still holds it).
     func abandonAfterFork() { held.withLock { $0 = false } }
