@@ -275,6 +275,7 @@ be_status be_sdk_start(const be_config *config, be_sdk **out_sdk);
  * directory and restored by be_sdk_start(), so a returning user is not registered again. A new identity clears
  * the newest feed. Without an Engage URL the identity is stored and nothing is registered. Only what is still
  * needed of earlier identities is stored: the registrations of identities whose events wait to be delivered.
+ * @param sdk the instance.
  * @param pub_user_id the publisher's user id: UTF-8, 1 to 4096 bytes.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL, "", invalid UTF-8 or more than 4096 bytes;
  *         BE_ERR_INVALID_STATE after shutdown.
