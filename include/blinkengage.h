@@ -252,6 +252,25 @@ be_status be_config_set_log_handler(be_config *config, be_log_fn fn, be_log_leve
  */
 be_status be_config_set_outbox_limits(be_config *config, uint32_t max_items, uint32_t max_age_s);
 
+/**
+ * Turns the feed cache on: each successful feed is stored for its user identity, and a load that fails for a
+ * network reason, a 5xx or a timeout answers with the stored feed of the same identity when it is younger than
+ * `max_age_s` (be_offer_feed_is_cached() then says so). `enabled: false`, a new identity, log-out and
+ * be_sdk_delete_user_data() delete it. Needs a storage directory.
+ * @param config the configuration.
+ * @param max_age_s the oldest stored feed that may answer, in seconds; 0 (the default) turns the cache off.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL.
+ */
+be_status be_config_set_feed_cache(be_config *config, uint32_t max_age_s);
+
+/**
+ * How long a prefetched Moments answer (be_sdk_prefetch_moments_offers()) waits for its fetch.
+ * @param config the configuration.
+ * @param ttl_s seconds, at least 1; the default is 1800.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or 0.
+ */
+be_status be_config_set_prefetch_ttl_s(be_config *config, uint32_t ttl_s);
+
 /** @} */
 
 /**
@@ -335,6 +354,79 @@ void be_sdk_shutdown(be_sdk *sdk, uint32_t timeout_ms);
 /** @} */
 
 /**
+ * @defgroup privacy Privacy
+ * Privacy: consent signals and erasure (PROTOCOL.md section 6). Signals are kept in memory only (the host's
+ * consent platform is the source of truth and sets them at each start), may be set at any time from any thread,
+ * and apply to every request made after the call: Moments payload keys and Engage query parameters with their
+ * OpenRTB names (`gdpr`, `gdpr_consent`, `us_privacy`, `gpp`, `gpp_sid`, `coppa`, `lmt`); only those that are set
+ * travel, and a signal overrides a host payload key of the same name. With child_directed or limit_tracking
+ * set, the payload keys `adpx_fp`, `ip` and `pub_user_id` are not sent, registration sends no device id, and
+ * advertiser pixels (`adv_pixel_url`) are not fired but counted in be_stats.dropped_privacy. Beacons and events
+ * queued before a change are sent as they were queued. A malformed value is refused and changes nothing.
+ * @{
+ */
+
+/**
+ * GDPR: whether it applies, and the TCF v2 consent string.
+ * @param sdk the instance.
+ * @param applies -1 unknown (not sent), 0 or 1.
+ * @param tcf_string the TCF consent string (base64url segments joined by "."), copied; NULL for none.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL `sdk`, another `applies`, or a string that is not base64url;
+ *         BE_ERR_INVALID_STATE after shutdown or in a forked child.
+ */
+be_status be_sdk_set_gdpr(be_sdk *sdk, int applies, const char *tcf_string);
+
+/**
+ * The IAB US privacy (CCPA) string.
+ * @param sdk the instance.
+ * @param us_privacy 4 characters: "1", then each of Y, N or - ("1YNN"), copied; NULL clears it.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL `sdk` or a malformed string; BE_ERR_INVALID_STATE after
+ *         shutdown or in a forked child.
+ */
+be_status be_sdk_set_us_privacy(be_sdk *sdk, const char *us_privacy);
+
+/**
+ * The IAB Global Privacy Platform string and its applicable section ids.
+ * @param sdk the instance.
+ * @param gpp_string the GPP string, copied; NULL clears both.
+ * @param section_ids a comma list of integers ("7,8"), copied; required with a GPP string.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL `sdk`, a malformed string or list, or ids without a string;
+ *         BE_ERR_INVALID_STATE after shutdown or in a forked child.
+ */
+be_status be_sdk_set_gpp(be_sdk *sdk, const char *gpp_string, const char *section_ids);
+
+/**
+ * Whether the app or user is child-directed (COPPA).
+ * @param sdk the instance.
+ * @param child_directed -1 unknown (not sent), 0 or 1; 1 withholds identifiers and advertiser pixels.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL `sdk` or another value; BE_ERR_INVALID_STATE after shutdown
+ *         or in a forked child.
+ */
+be_status be_sdk_set_child_directed(be_sdk *sdk, int child_directed);
+
+/**
+ * Limit ad tracking (the device setting, OpenRTB `device.lmt`).
+ * @param sdk the instance.
+ * @param limited 0 or 1; 1 sends `lmt=1` and withholds identifiers and advertiser pixels.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL `sdk` or another value; BE_ERR_INVALID_STATE after shutdown
+ *         or in a forked child.
+ */
+be_status be_sdk_set_limit_tracking(be_sdk *sdk, int limited);
+
+/**
+ * Erases what the SDK holds about the user: forgets the identity and its token (every stored registration),
+ * replaces the device id, deletes the feed cache and any prefetched answers, and deletes queued events and
+ * beacons (counted in be_stats.dropped_privacy), also those another process queued in the same storage
+ * directory. Feed loads in progress end with BE_OFFER_FEED_ERROR_NO_USER. Deleted rows are overwritten and the
+ * database rebuilt, so nothing of the user is left in the storage directory. Privacy signals stay as set.
+ * @param sdk the instance.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown or in a forked child.
+ */
+be_status be_sdk_delete_user_data(be_sdk *sdk);
+
+/** @} */
+
+/**
  * @defgroup moments Moments API
  * Moments API
  * @{
@@ -378,6 +470,18 @@ be_status be_moments_request_set_payload(be_moments_request *request, const char
  */
 be_status be_sdk_fetch_moments_offers(be_sdk *sdk, const be_moments_request *request, be_moments_callback callback,
                                       void *user_data);
+
+/**
+ * Fetches offers now for a later be_sdk_fetch_moments_offers() of an equal request (same parameters, payload and
+ * privacy signals) within the prefetch TTL (be_config_set_prefetch_ttl_s(), default 1800 s). That fetch is
+ * answered from the prefetched answer without a request, once: the answer is then consumed, because its beacons
+ * and click URLs belong to one session. A fetch made while the prefetch is in flight joins it. A prefetch that
+ * failed is not kept, and a prefetch of a request already prefetched does nothing. Any thread.
+ * @param sdk the instance.
+ * @param request the request, copied: the host may free it right after.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown or in a forked child.
+ */
+be_status be_sdk_prefetch_moments_offers(be_sdk *sdk, const be_moments_request *request);
 
 /** Takes one more reference to `response` and returns it (NULL for NULL). End it with be_moments_response_release(). */
 be_moments_response *be_moments_response_retain(be_moments_response *response);
@@ -427,6 +531,10 @@ be_offer_feed *be_offer_feed_retain(be_offer_feed *feed);
 void be_offer_feed_release(be_offer_feed *feed);
 /** The feed's id (a new one for each load), borrowed. */
 const char *be_offer_feed_id(const be_offer_feed *feed);
+/** 1 when the feed came from the feed cache (be_config_set_feed_cache()) because a load failed; 0 otherwise and for NULL. */
+int be_offer_feed_is_cached(const be_offer_feed *feed);
+/** The age in seconds of a cached feed when it was loaded; 0 for a fresh feed and for NULL. */
+uint32_t be_offer_feed_age_s(const be_offer_feed *feed);
 /** Number of groups; 0 for an empty feed or NULL. */
 size_t be_offer_feed_group_count(const be_offer_feed *feed);
 /** The group at `index`, borrowed from the feed; NULL when out of range. */
@@ -625,6 +733,9 @@ typedef struct be_stats {
     uint64_t dropped_overflow;  /**< oldest items pushed out by the queue cap */
     uint64_t corrupt_records;   /**< unreadable queue rows deleted, plus damaged databases moved aside */
     uint64_t queue_depth;       /**< items waiting for delivery */
+    uint64_t dropped_privacy;   /**< withheld for privacy (advertiser pixels under COPPA or limited tracking)
+                                     or erased by be_sdk_delete_user_data() */
+    uint64_t prefetch_hits;     /**< fetches answered from a prefetched answer */
 } be_stats;
 
 /**

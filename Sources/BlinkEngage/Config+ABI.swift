@@ -121,3 +121,16 @@ public func be_config_set_outbox_limits(_ config: OpaquePointer?, _ max_items: U
         try configuration.setOutboxLimits(maximumItems: max_items, maximumAgeSeconds: max_age_s)
     }
 }
+
+@c @implementation
+public func be_config_set_feed_cache(_ config: OpaquePointer?, _ max_age_s: UInt32) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in configuration.feedCacheMaxAgeSeconds = max_age_s }
+}
+
+@c @implementation
+public func be_config_set_prefetch_ttl_s(_ config: OpaquePointer?, _ ttl_s: UInt32) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        guard ttl_s > 0 else { throw .invalidArgument("the prefetch TTL must be at least 1 s") }
+        configuration.prefetchTTLSeconds = ttl_s
+    }
+}

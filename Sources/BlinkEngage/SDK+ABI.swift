@@ -61,6 +61,8 @@ public func be_sdk_get_stats(_ sdk: OpaquePointer?, _ out_stats: UnsafeMutablePo
         filled.dropped_overflow = statistics.outbox.droppedOverflow
         filled.corrupt_records = statistics.outbox.corruptRecords
         filled.queue_depth = statistics.outbox.queueDepth
+        filled.dropped_privacy = statistics.outbox.droppedPrivacy
+        filled.prefetch_hits = statistics.prefetchHits
         // Copy only as many bytes as the caller's (possibly older, smaller) struct holds.
         let byteCount = Int(filled.struct_size)
         withUnsafeBytes(of: &filled) { source in

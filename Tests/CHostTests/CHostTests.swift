@@ -41,4 +41,6 @@ final class CHostTests: XCTestCase {
     func testHostileServersAndCarelessHosts() throws { try buildAndRun("test_hostile") }
 
     func testTrackingIdleFullDiskAndIdentities() throws { try buildAndRun("test_tracking") }
+
+    func testPrivacySignalsErasureFeedCacheAndPrefetch() throws { try buildAndRun("test_privacy") }
 }

@@ -19,6 +19,8 @@ public struct FeedEvent: Sendable, Equatable {
     public let offerID: String?
     /// Fired with a `did_appear`: the offer's impression beacons.
     public let impressionURLs: [String]
+    /// The third-party one among them, withheld under COPPA or limited tracking.
+    public let advertiserPixelURL: String?
 
     /// `did_appear` and `did_tap` take a feed offer; nil for the wrong kind or an offer from no feed.
     public init?(offer: Offer, kind: Kind) {
@@ -27,6 +29,7 @@ public struct FeedEvent: Sendable, Equatable {
         self.placement = placement
         offerID = offer.id
         impressionURLs = kind == .didAppear ? offer.impressionURLs : []
+        advertiserPixelURL = kind == .didAppear ? offer.advertiserPixelURL : nil
     }
 
     /// `view_all` takes a group; nil for any other kind.
@@ -36,6 +39,7 @@ public struct FeedEvent: Sendable, Equatable {
         placement = group.placement
         offerID = nil
         impressionURLs = []
+        advertiserPixelURL = nil
     }
 }
 

@@ -33,16 +33,21 @@ final class Registrar: EventAuthorization, Sendable {
     private let logger: Logger
     private let state = Locked(State())
     private let firstRetryNanoseconds: UInt64
-    let deviceID: String
+    private let device: Locked<String>
+    /// This storage directory's device id (replaced by erasure).
+    var deviceID: String { device.withLock { $0 } }
+    private let privacy: @Sendable () -> PrivacySignals
 
     init(requests: EngageRequests?, transport: Transport, store: IdentityStore, logger: Logger,
+         privacy: @escaping @Sendable () -> PrivacySignals = { PrivacySignals() },
          firstRetryNanoseconds: UInt64 = RetryPolicy.firstRetryNanoseconds) {
         self.requests = requests
         self.transport = transport
         self.store = store
         self.logger = logger
         self.firstRetryNanoseconds = firstRetryNanoseconds
-        deviceID = store.deviceID()
+        device = Locked(store.deviceID())
+        self.privacy = privacy
         let snapshot = store.load()
         state.withLock { $0.snapshot = snapshot }
         // A registration that a previous run started but did not finish is taken up again.
@@ -92,6 +97,20 @@ final class Registrar: EventAuthorization, Sendable {
             return state.waiters
         }
         persist()
+        for waiter in waiters { waiter(.noUser) }
+    }
+
+    /// Erasure: forgets the identity and every registration (tokens included), stores a new device id. Loads
+    /// waiting for a token get `.noUser`.
+    func erase() {
+        let waiters = state.withLock { state -> [Waiter] in
+            state.snapshot = IdentityStore.Snapshot()
+            state.failures = 0
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        persist()
+        device.withLock { $0 = store.replaceDeviceID() }
         for waiter in waiters { waiter(.noUser) }
     }
 
@@ -149,7 +168,7 @@ final class Registrar: EventAuthorization, Sendable {
             return true
         }
         guard start else { return }
-        let request = requests.registration(publisherUserID: identity, deviceID: deviceID)
+        let request = requests.registration(publisherUserID: identity, deviceID: deviceID, privacy: privacy())
         transport.send(request) { [weak self] outcome in self?.finishAttempt(for: identity, outcome) }
     }
 

@@ -25,9 +25,12 @@ public final class OfferFeed: Sendable {
     public let idText: StableCString
     /// This feed's groups and offers by identity: an equal offer from another load is not a member.
     private let members: Set<ObjectIdentifier>
+    /// Set when the feed came from the feed cache instead of the network: its age in seconds then.
+    public let cacheAgeSeconds: UInt32?
 
-    init(id: String, groups: [OfferGroup]) {
+    init(id: String, groups: [OfferGroup], cacheAgeSeconds: UInt32? = nil) {
         self.id = id
+        self.cacheAgeSeconds = cacheAgeSeconds
         self.groups = groups
         idText = StableCString(id)
         var members = Set<ObjectIdentifier>()

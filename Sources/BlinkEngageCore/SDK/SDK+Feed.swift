@@ -9,7 +9,7 @@ extension SDK {
             guard publisherUserID.utf8.count <= IdentityStore.maximumIdentityBytes else {
                 throw .invalidArgument("pub_user_id is longer than \(IdentityStore.maximumIdentityBytes) bytes")
             }
-            if registrar.setIdentity(publisherUserID) { feedLoader.clearNewestFeed() }
+            if registrar.setIdentity(publisherUserID) { feedLoader.forgetUser() }
         }
     }
 
@@ -17,7 +17,7 @@ extension SDK {
     public func clearUserIdentity() throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
             registrar.clearIdentity()
-            feedLoader.clearNewestFeed()
+            feedLoader.forgetUser()
         }
     }
 
@@ -57,8 +57,13 @@ extension SDK {
     public func reportFeedEvent(_ event: FeedEvent) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
             let json = EventJSON.feedEvent(event, id: RandomID.make(), occurredAtMilliseconds: WallClock.milliseconds())
-            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity)
+            let signals = privacySignals
+            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity, privacy: signals)
             for url in event.impressionURLs {
+                if signals.restrictsIdentifiers, url == event.advertiserPixelURL {
+                    outbox.countPrivacyDrop()
+                    continue
+                }
                 do throws(EngineFailure) { try outbox.enqueueBeacon(url: url) } catch {
                     logger.warning("skipped an impression beacon: \(error.message)")
                 }

@@ -31,7 +31,7 @@ extension SDK {
             }
             let json = EventJSON.zoneAdClick(zoneID: ad.zoneID, linkURL: ad.linkURL?.string, id: RandomID.make(),
                                              occurredAtMilliseconds: WallClock.milliseconds())
-            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity)
+            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity, privacy: privacySignals)
         }
     }
 }

@@ -39,6 +39,12 @@ public final class SDK: Sendable {
     public let outbox: Outbox
     let registrar: Registrar
     let feedLoader: FeedLoader
+    /// The user's privacy choices, in memory only (PROTOCOL.md section 6).
+    let privacy = Locked(PrivacySignals())
+    /// Moments answers fetched ahead of time, each handed out once.
+    let prefetches: PrefetchCache
+    /// The storage directory's database; nil when the SDK keeps its state in memory.
+    let database: Database?
     private let lifecycle = ConditionLock(Lifecycle())
     private let processID = getpid()
 
@@ -59,10 +65,10 @@ public final class SDK: Sendable {
             logger.warning("no home directory is known; tracking is kept in memory only")
             storageDirectory = nil
         }
-        let database: Database?
         if let storageDirectory {
             do {
-                database = try Database(directory: storageDirectory, schema: SQLiteOutboxStore.schema + IdentityStore.schema)
+                database = try Database(directory: storageDirectory,
+                                        schema: SQLiteOutboxStore.schema + IdentityStore.schema + FeedCache.schema)
             } catch {
                 // An explicitly configured root must work; the default one may fall back to memory.
                 if configuration.storageRoot != nil { throw error }
@@ -72,6 +78,7 @@ public final class SDK: Sendable {
         } else {
             database = nil
         }
+        prefetches = PrefetchCache(ttlNanoseconds: UInt64(configuration.prefetchTTLSeconds) * 1_000_000_000)
         transport = try Transport(options: Self.firstPartyTransport)
         do {
             beaconTransport = try Transport(options: Self.beaconTransport)
@@ -105,9 +112,14 @@ public final class SDK: Sendable {
             EngageRequests(baseURL: $0, apiKey: configuration.apiKey, userAgent: configuration.effectiveUserAgent,
                            timeoutMilliseconds: configuration.timeoutMilliseconds)
         }
-        registrar = Registrar(requests: engage, transport: transport, store: IdentityStore(database: database, logger: logger), logger: logger)
+        let privacy = self.privacy
+        registrar = Registrar(requests: engage, transport: transport, store: IdentityStore(database: database, logger: logger), logger: logger,
+                              privacy: { privacy.withLock { $0 } })
         outbox.setAuthorization(registrar)
-        feedLoader = FeedLoader(requests: engage, transport: transport, registrar: registrar, logger: logger)
+        feedLoader = FeedLoader(requests: engage, transport: transport, registrar: registrar, logger: logger,
+                                privacy: { privacy.withLock { $0 } },
+                                cache: configuration.feedCacheMaxAgeSeconds > 0 && database != nil
+                                    ? FeedCache(database: database!, maximumAgeSeconds: configuration.feedCacheMaxAgeSeconds) : nil)
         logger.debug("started; storage at \(storageDirectory ?? "memory")")
     }
 
@@ -152,30 +164,65 @@ public final class SDK: Sendable {
         callbacks.enqueue { completion(result) }
     }
 
-    /// Fetches Moments API offers. `completion` runs exactly once on the callback queue.
+    /// Fetches Moments API offers. `completion` runs exactly once on the callback queue. An equal request
+    /// prefetched within the TTL is answered from the prefetch, without a request.
     public func fetchMomentsOffers(
         _ request: MomentsRequest, completion: @escaping @Sendable (Result<MomentsResponse, ServiceError>) -> Void
     ) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
-            for warning in request.limitWarnings { logger.warning("Moments request: \(warning) (sent anyway)") }
-            let builder = MomentsRequestBuilder(
-                baseURL: configuration.momentsURL, apiKey: configuration.apiKey,
-                userAgent: configuration.effectiveUserAgent, development: configuration.development,
-                timeoutMilliseconds: configuration.timeoutMilliseconds)
-            let httpRequest: HTTPRequest
-            switch Result(catching: { () throws(ServiceError) in try builder.build(request) }) {
-            case .success(let built): httpRequest = built
-            case .failure(let error):
-                logger.warning("Moments request refused: \(error.message)")
-                return deliver(.failure(error), to: completion)
-            }
-            transport.send(httpRequest) { [logger, callbacks] outcome in
-                let result = MomentsResponseDecoder.decode(outcome) { logger.warning("Moments answer: \($0)") }
-                if case .failure(let error) = result, error.domain != .cancelled {
-                    logger.info("Moments fetch failed: \(error.message)")
-                }
+            let signals = privacySignals
+            let callbacks = self.callbacks
+            switch prefetches.claim(PrefetchCache.Key(request: request, privacy: signals), waiter: { result in
                 callbacks.enqueue { completion(result) }
+            }) {
+            case .ready(let response):
+                logger.debug("Moments fetch answered from a prefetch")
+                deliver(.success(response), to: completion)
+            case .joined:
+                logger.debug("Moments fetch joined the prefetch in flight")
+            case .miss:
+                sendMoments(request, privacy: signals) { result in callbacks.enqueue { completion(result) } }
             }
+        }
+    }
+
+    /// Fetches Moments API offers now for a later `fetchMomentsOffers` of an equal request. A failure is not kept.
+    public func prefetchMomentsOffers(_ request: MomentsRequest) throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            let signals = privacySignals
+            guard let token = prefetches.begin(PrefetchCache.Key(request: request, privacy: signals)) else {
+                logger.debug("a prefetch of this request is already there")
+                return
+            }
+            sendMoments(request, privacy: signals) { [prefetches] result in
+                prefetches.finish(token, result)?(result)
+            }
+        }
+    }
+
+    /// Builds, sends and decodes one Moments request; `completion` runs once on the transport thread (or here,
+    /// through the callback queue's rules, when the request cannot be built).
+    private func sendMoments(
+        _ request: MomentsRequest, privacy: PrivacySignals, completion: @escaping @Sendable (Result<MomentsResponse, ServiceError>) -> Void
+    ) {
+        for warning in request.limitWarnings { logger.warning("Moments request: \(warning) (sent anyway)") }
+        let builder = MomentsRequestBuilder(
+            baseURL: configuration.momentsURL, apiKey: configuration.apiKey,
+            userAgent: configuration.effectiveUserAgent, development: configuration.development,
+            timeoutMilliseconds: configuration.timeoutMilliseconds)
+        let httpRequest: HTTPRequest
+        switch Result(catching: { () throws(ServiceError) in try builder.build(request, privacy: privacy) }) {
+        case .success(let built): httpRequest = built
+        case .failure(let error):
+            logger.warning("Moments request refused: \(error.message)")
+            return completion(.failure(error))
+        }
+        transport.send(httpRequest) { [logger] outcome in
+            let result = MomentsResponseDecoder.decode(outcome) { logger.warning("Moments answer: \($0)") }
+            if case .failure(let error) = result, error.domain != .cancelled {
+                logger.info("Moments fetch failed: \(error.message)")
+            }
+            completion(result)
         }
     }
 
@@ -201,8 +248,10 @@ public final class SDK: Sendable {
     public var dispatchDescriptor: Int32 { isForkedChild ? -1 : callbacks.readinessDescriptor }
 
     /// Counters since start: requests and the tracking queue.
-    public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics) {
-        try hostCall { () throws(EngineFailure) in (transport.requestsSent + beaconTransport.requestsSent, outbox.statistics) }
+    public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64) {
+        try hostCall { () throws(EngineFailure) in
+            (transport.requestsSent + beaconTransport.requestsSent, outbox.statistics, prefetches.hits)
+        }
     }
 
     /// Cancels everything in flight, runs every callback still owed, stops the threads and silences the log.

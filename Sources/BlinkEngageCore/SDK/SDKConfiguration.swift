@@ -22,6 +22,10 @@ public struct SDKConfiguration: Sendable {
     public var logMinimumLevel = LogLevel.info
     public var outboxMaximumItems = defaultOutboxMaximumItems
     public var outboxMaximumAgeSeconds = defaultOutboxMaximumAgeSeconds
+    /// How old a stored feed may be to stand in for a failed load; 0 turns the feed cache off.
+    public var feedCacheMaxAgeSeconds: UInt32 = 0
+    /// How long a prefetched Moments answer waits for its fetch.
+    public var prefetchTTLSeconds: UInt32 = 1800
 
     public init(apiKey: String) { self.apiKey = apiKey }
 

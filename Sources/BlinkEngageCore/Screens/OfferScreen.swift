@@ -27,7 +27,7 @@ public final class OfferScreen: Sendable {
         self.offers = offers
         self.owner = owner
         self.sdk = sdk
-        try fire(offers[0].impressionURLs)
+        try fire(sdk.impressionBeacons(of: offers[0]))
     }
 
     public var styles: Styles? {
@@ -79,7 +79,7 @@ public final class OfferScreen: Sendable {
             state.index = target
             return offers[target]
         }
-        try fire(offer.impressionURLs)
+        try fire(sdk.impressionBeacons(of: offer))
     }
 
     /// Accept or decline: answers the current offer, then shows the next one or closes on the last.
@@ -95,7 +95,7 @@ public final class OfferScreen: Sendable {
         }
         var urls: [String] = []
         if noThanks, let url = answered.noThanksBeaconURL { urls.append(url) }
-        if let next { urls += next.impressionURLs } else if let close = answered.closeBeaconURL { urls.append(close) }
+        if let next { urls += sdk.impressionBeacons(of: next) } else if let close = answered.closeBeaconURL { urls.append(close) }
         try fire(urls)
         return answered
     }

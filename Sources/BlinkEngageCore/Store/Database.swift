@@ -68,6 +68,8 @@ final class Database: Sendable {
             try check(handle, "PRAGMA quick_check", expecting: "ok")
             try check(handle, "PRAGMA journal_mode = WAL", expecting: "wal")
             try execute(handle, "PRAGMA synchronous = NORMAL")
+            // Deleted rows are overwritten, not left in free pages: erasure must leave nothing of the user.
+            try execute(handle, "PRAGMA secure_delete = ON")
             for statement in schema { try execute(handle, statement) }
             return handle
         } catch {
@@ -96,6 +98,16 @@ final class Database: Sendable {
         let answer = step == SQLITE_ROW ? sqlite3_column_text(statement, 0).map { String(cString: $0) } : nil
         guard let answer, answer.lowercased() == expected else {
             throw .io("\(sql) answered \(answer ?? String(cString: sqlite3_errstr(step)))")
+        }
+    }
+
+    /// After erasure: moves everything into the main file and empties the WAL, then rebuilds the file, so no
+    /// deleted row survives in a WAL frame or a free page.
+    func scrub() {
+        try? withConnection { session throws(EngineFailure) in
+            try session.run("PRAGMA wal_checkpoint(TRUNCATE)") { _ throws(EngineFailure) in }
+            try session.run("VACUUM")
+            try session.run("PRAGMA wal_checkpoint(TRUNCATE)") { _ throws(EngineFailure) in }
         }
     }
 

@@ -86,6 +86,15 @@ final class IdentityStore: Sendable {
         }
     }
 
+    /// A new random device id, replacing the stored one (erasure).
+    func replaceDeviceID() -> String {
+        let fresh = RandomID.make()
+        try? database?.withConnection { session throws(EngineFailure) in
+            try session.run("INSERT OR REPLACE INTO settings (key, value) VALUES ('device_id', ?)", [.text(fresh)])
+        }
+        return fresh
+    }
+
     /// A random id made once per storage directory (once per process without one).
     func deviceID() -> String {
         let fresh = RandomID.make()

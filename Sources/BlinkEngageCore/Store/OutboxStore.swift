@@ -33,7 +33,8 @@ final class SQLiteOutboxStore: OutboxStore {
             host TEXT NOT NULL,
             created_ms INTEGER NOT NULL,
             attempts INTEGER NOT NULL DEFAULT 0,
-            next_attempt_ms INTEGER NOT NULL DEFAULT 0
+            next_attempt_ms INTEGER NOT NULL DEFAULT 0,
+            privacy TEXT NOT NULL DEFAULT ''
         )
         """,
     ]
@@ -48,12 +49,14 @@ final class SQLiteOutboxStore: OutboxStore {
         switch payload {
         case .beacon(let url):
             values = [.integer(Self.beaconKind), .text(url), .null, .text(BeaconURL.host(of: url)), .integer(createdMilliseconds)]
-        case .event(let json, let identity):
+        case .event(let json, let identity, let privacy):
             values = [.integer(Self.eventKind), .text(json), identity.map(Database.Value.text) ?? .null, .text(""),
-                      .integer(createdMilliseconds)]
+                      .integer(createdMilliseconds), .text(privacy)]
         }
         return try database.withConnection { session throws(EngineFailure) in
-            try session.run("INSERT INTO outbox (kind, body, identity, host, created_ms) VALUES (?, ?, ?, ?, ?)", values)
+            try session.run(values.count == 6
+                ? "INSERT INTO outbox (kind, body, identity, host, created_ms, privacy) VALUES (?, ?, ?, ?, ?, ?)"
+                : "INSERT INTO outbox (kind, body, identity, host, created_ms) VALUES (?, ?, ?, ?, ?)", values)
             return session.lastInsertedRowID
         }
     }
@@ -86,11 +89,11 @@ final class SQLiteOutboxStore: OutboxStore {
         var rows: [StoredOutboxRow] = []
         var damaged: [Int64] = []
         try? database.withConnection { session throws(EngineFailure) in
-            try session.run("SELECT id, kind, body, identity, created_ms, attempts, next_attempt_ms FROM outbox WHERE id > ? ORDER BY id",
+            try session.run("SELECT id, kind, body, identity, created_ms, attempts, next_attempt_ms, privacy FROM outbox WHERE id > ? ORDER BY id",
                             [.integer(afterID)]) { row throws(EngineFailure) in
                 let id = row.integer(0)
                 guard let item = Self.item(id: id, kind: row.integer(1), body: row.text(2), identity: row.text(3),
-                                           identityIsNull: row.isNull(3), created: row.integer(4)) else {
+                                           identityIsNull: row.isNull(3), created: row.integer(4), privacy: row.text(7) ?? "") else {
                     damaged.append(id)
                     return
                 }
@@ -112,7 +115,8 @@ final class SQLiteOutboxStore: OutboxStore {
 
     /// A row as an item, or nil when it cannot be one: an unknown kind, text that is not UTF-8, a beacon that is
     /// not an http(s) URL, an event that is not a JSON object.
-    static func item(id: Int64, kind: Int64, body: String?, identity: String?, identityIsNull: Bool, created: Int64) -> OutboxItem? {
+    static func item(id: Int64, kind: Int64, body: String?, identity: String?, identityIsNull: Bool, created: Int64,
+                     privacy: String = "") -> OutboxItem? {
         guard id > 0, let body else { return nil }
         switch kind {
         case beaconKind:
@@ -120,9 +124,24 @@ final class SQLiteOutboxStore: OutboxStore {
             return OutboxItem(id: id, createdMilliseconds: created, payload: .beacon(url: body))
         case eventKind:
             guard identity != nil || identityIsNull, (try? JSONParser.parse(body))?.objectValue != nil else { return nil }
-            return OutboxItem(id: id, createdMilliseconds: created, payload: .event(json: body, identity: identity))
+            return OutboxItem(id: id, createdMilliseconds: created, payload: .event(json: body, identity: identity, privacy: Self.isPrivacyQuery(privacy) ? privacy : ""))
         default:
             return nil
+        }
+    }
+}
+
+extension SQLiteOutboxStore {
+    /// A stored privacy query is only ever `name=value&...` of percent-encoded text: anything else (a damaged or
+    /// foreign row) is not appended to a URL.
+    static func isPrivacyQuery(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "-._~%=&".utf8.contains(byte)
+            }
         }
     }
 }

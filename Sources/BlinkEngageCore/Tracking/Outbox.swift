@@ -143,6 +143,24 @@ public final class Outbox: Sendable {
         }
     }
 
+    /// Counts a beacon withheld for the user's privacy choices.
+    func countPrivacyDrop() { state.withLock { $0.queue.statistics.droppedPrivacy += 1 } }
+
+    /// Erasure: drops every queued item (counted as privacy drops) and deletes their rows; items in flight are
+    /// dropped when their answer comes. Returns how many were dropped.
+    @discardableResult
+    func eraseAll() -> Int {
+        let dropped = state.withLock { state -> [OutboxItem] in
+            let items = state.queue.eraseAll()
+            state.queue.statistics.droppedPrivacy += UInt64(items.count)
+            state.wake = true
+            return items
+        }
+        store.delete(dropped.map(\.id).filter { $0 > 0 })
+        store.delete(Array(store.storedIDs()))  // other processes' rows too: the user asked for all of it
+        return dropped.count
+    }
+
     /// How many items the store holds now, this process's and others' (tests and tools).
     public func storedItemCount() -> Int { store.storedIDs().count }
 
@@ -155,9 +173,9 @@ public final class Outbox: Sendable {
     }
 
     /// Queues an event (its JSON object, carrying its own id) durably, to go out under `identity`.
-    public func enqueueEvent(json: String, identity: String?) throws(EngineFailure) {
+    public func enqueueEvent(json: String, identity: String?, privacy: PrivacySignals = PrivacySignals()) throws(EngineFailure) {
         guard settings.engageURL != nil else { throw .invalidState("no Engage URL is configured: events cannot be delivered") }
-        enqueue(.event(json: json, identity: identity))
+        enqueue(.event(json: json, identity: identity, privacy: privacy.encodedQuery))
     }
 
     /// One insert; when the store refuses (a full disk), the item is kept in memory and written again every
@@ -397,7 +415,8 @@ public final class Outbox: Sendable {
         case .events(let items, let identity):
             let token = authorization.withLock { $0 }?.bearerToken(forIdentity: identity)
             let request = EventBatch.request(
-                events: items.compactMap { if case .event(let json, _) = $0.payload { json } else { nil } },
+                events: items.compactMap { if case .event(let json, _, _) = $0.payload { json } else { nil } },
+                privacyQuery: items.first.flatMap { if case .event(_, _, let privacy) = $0.payload { privacy } else { nil } } ?? "",
                 engageURL: settings.engageURL ?? "", apiKey: settings.apiKey, userAgent: settings.userAgent, token: token,
                 timeoutMilliseconds: settings.timeoutMilliseconds)
             transport.send(request) { [self] outcome in finish(work, outcome) }

@@ -3,8 +3,9 @@ public struct OutboxItem: Sendable, Equatable {
     public enum Payload: Sendable, Equatable {
         /// The beacon URL exactly as the offer gave it; `{cbuster}` is replaced at each send.
         case beacon(url: String)
-        /// The event object as JSON text (it carries its own `id`), and the identity it was reported under.
-        case event(json: String, identity: String?)
+        /// The event object as JSON text (it carries its own `id`), the identity it was reported under, and the
+        /// privacy signals in force then (as Engage query parameters), which its batch carries.
+        case event(json: String, identity: String?, privacy: String = "")
     }
 
     /// The item's row in the store (queue order across processes); negative while it lives in memory only.

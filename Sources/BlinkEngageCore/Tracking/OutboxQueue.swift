@@ -134,6 +134,14 @@ struct OutboxQueue {
         if let index = order.firstIndex(of: oldID) { order[index] = newID }
     }
 
+    /// Erasure: forgets every item; those in flight are settled as if dropped when their answer comes.
+    mutating func eraseAll() -> [OutboxItem] {
+        let items = order.compactMap { entries[$0]?.item }
+        entries.removeAll()
+        order.removeAll()
+        return items
+    }
+
     // MARK: - Limits
 
     /// Drops the oldest items that are not being sent while the queue is over its cap; returns them.
@@ -185,6 +193,7 @@ struct OutboxQueue {
         var wakeAt = UInt64.max
         var batch: [OutboxItem] = []
         var batchIdentity: String?
+        var batchPrivacy = ""
         let eventsWanted = eventsEnabled && !eventBatchInFlight
         let flushing = activeFlushes > 0
         // Delivered items leave from the front: forget their ids before scanning.
@@ -200,9 +209,14 @@ struct OutboxQueue {
                 continue
             }
             switch entry.item.payload {
-            case .event(_, let identity):
+            case .event(_, let identity, let privacy):
                 guard !eventsFull else { continue }
-                if batch.isEmpty { batchIdentity = identity } else if identity != batchIdentity { continue }
+                // One batch is one request: one identity's token and one set of privacy parameters.
+                if batch.isEmpty {
+                    (batchIdentity, batchPrivacy) = (identity, privacy)
+                } else if identity != batchIdentity || privacy != batchPrivacy {
+                    continue
+                }
                 batch.append(entry.item)
             case .beacon:
                 guard beaconsInFlight < Self.maximumBeaconsInFlight, !busyBeaconHosts.contains(entry.host) else { continue }

@@ -11,6 +11,8 @@ public struct OutboxStatistics: Sendable, Equatable {
     public var droppedOverflow: UInt64 = 0
     public var corruptRecords: UInt64 = 0
     public var queueDepth: UInt64 = 0
+    /// Withheld for the user's privacy choices (advertiser pixels under COPPA or limited tracking) or erased.
+    public var droppedPrivacy: UInt64 = 0
 
     public init() {}
 

@@ -12,24 +12,30 @@ public struct EngageRequests: Sendable {
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
-    private func url(_ path: String) -> String {
-        PercentEncoding.url(baseURL + path, query: [("api_key", apiKey)])
+    /// `base + path?api_key=KEY`, then the privacy signals that are set (PROTOCOL.md section 6).
+    private func url(_ path: String, _ privacy: PrivacySignals) -> String {
+        let url = PercentEncoding.url(baseURL + path, query: [("api_key", apiKey)])
+        let signals = privacy.encodedQuery
+        return signals.isEmpty ? url : url + "&" + signals
     }
 
     private var jsonHeaders: [(name: String, value: String)] {
         [("Accept", "application/json"), ("User-Agent", userAgent)]
     }
 
-    /// `POST /v1/users` with the user's publisher id and this storage directory's device id.
-    public func registration(publisherUserID: String, deviceID: String) -> HTTPRequest {
-        let body = JSONValue.object(JSONObject([("pub_user_id", .string(publisherUserID)), ("device_id", .string(deviceID))]))
-        return HTTPRequest(method: .post, url: url("/v1/users"), headers: [("Content-Type", "application/json")] + jsonHeaders,
+    /// `POST /v1/users` with the user's publisher id and this storage directory's device id (not under COPPA or
+    /// limited tracking).
+    public func registration(publisherUserID: String, deviceID: String, privacy: PrivacySignals = PrivacySignals()) -> HTTPRequest {
+        var members: [(key: String, value: JSONValue)] = [("pub_user_id", .string(publisherUserID))]
+        if !privacy.restrictsIdentifiers { members.append(("device_id", .string(deviceID))) }
+        let body = JSONValue.object(JSONObject(members))
+        return HTTPRequest(method: .post, url: url("/v1/users", privacy), headers: [("Content-Type", "application/json")] + jsonHeaders,
                            body: Array(body.jsonText.utf8), timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// `GET /v1/offer-feed` under the user's token.
-    public func offerFeed(token: String) -> HTTPRequest {
-        HTTPRequest(method: .get, url: url("/v1/offer-feed"), headers: jsonHeaders + [("Authorization", "Bearer \(token)")],
+    public func offerFeed(token: String, privacy: PrivacySignals = PrivacySignals()) -> HTTPRequest {
+        HTTPRequest(method: .get, url: url("/v1/offer-feed", privacy), headers: jsonHeaders + [("Authorization", "Bearer \(token)")],
                     timeoutMilliseconds: timeoutMilliseconds)
     }
 

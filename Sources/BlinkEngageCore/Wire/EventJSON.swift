@@ -28,8 +28,8 @@ enum EventJSON {
 
 /// `POST {engage}/v1/events?api_key=KEY` with `{"events": [...]}`.
 enum EventBatch {
-    static func request(events: [String], engageURL: String, apiKey: String, userAgent: String, token: String?,
-                        timeoutMilliseconds: UInt32) -> HTTPRequest {
+    static func request(events: [String], privacyQuery: String = "", engageURL: String, apiKey: String, userAgent: String,
+                        token: String?, timeoutMilliseconds: UInt32) -> HTTPRequest {
         var body = #"{"events":["#
         body += events.joined(separator: ",")
         body += "]}"
@@ -37,7 +37,8 @@ enum EventBatch {
             ("Content-Type", "application/json"), ("Accept", "application/json"), ("User-Agent", userAgent),
         ]
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        let url = PercentEncoding.url(engageURL + "/v1/events", query: [("api_key", apiKey)])
+        var url = PercentEncoding.url(engageURL + "/v1/events", query: [("api_key", apiKey)])
+        if !privacyQuery.isEmpty { url += "&" + privacyQuery }
         return HTTPRequest(method: .post, url: url, headers: headers, body: Array(body.utf8), timeoutMilliseconds: timeoutMilliseconds)
     }
 }

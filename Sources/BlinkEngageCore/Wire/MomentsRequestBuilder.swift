@@ -15,7 +15,7 @@ public struct MomentsRequestBuilder: Sendable {
     }
 
     /// The HTTP request for `request`, or the error the host gets instead (no I/O happens on failure).
-    public func build(_ request: MomentsRequest) throws(ServiceError) -> HTTPRequest {
+    public func build(_ request: MomentsRequest, privacy: PrivacySignals = PrivacySignals()) throws(ServiceError) -> HTTPRequest {
         guard !apiKey.isEmpty else { throw .moments(.invalidParameter, "no API key is configured") }
         try request.validate()
         let base: String
@@ -32,12 +32,12 @@ public struct MomentsRequestBuilder: Sendable {
                 ("Content-Type", "application/json"), ("Accept", "application/json"),
                 ("User-Agent", request.payloadValue("ua") ?? userAgent),
             ],
-            body: Array(body(request).utf8), timeoutMilliseconds: timeoutMilliseconds)
+            body: Array(body(request, privacy: privacy).utf8), timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// One JSON object of string values, in the order the host set them; development mode adds "dev": "1".
-    func body(_ request: MomentsRequest) -> String {
-        var members = request.payload.map { (key: $0.key, value: JSONValue.string($0.value)) }
+    func body(_ request: MomentsRequest, privacy: PrivacySignals = PrivacySignals()) -> String {
+        var members = privacy.applied(to: request.payload).map { (key: $0.key, value: JSONValue.string($0.value)) }
         if development || request.development {
             members.removeAll { $0.key == "dev" }
             members.append((key: "dev", value: .string("1")))

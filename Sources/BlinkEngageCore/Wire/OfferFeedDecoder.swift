@@ -9,7 +9,8 @@ public enum OfferFeedDecoder {
     public struct Failure: Error, Equatable, Sendable { public let reason: String }
 
     /// - Parameter log: receives a message for each offer skipped for lack of an id.
-    public static func decode(_ body: [UInt8], log: (String) -> Void = { _ in }) throws(Failure) -> Outcome {
+    /// - Parameter cacheAgeSeconds: set when the body comes from the feed cache: the feed says so, and how old.
+    public static func decode(_ body: [UInt8], cacheAgeSeconds: UInt32? = nil, log: (String) -> Void = { _ in }) throws(Failure) -> Outcome {
         let root: JSONObject
         do {
             guard let object = try JSONParser.parse(body).objectValue else { throw Failure(reason: "the feed is not a JSON object") }
@@ -50,6 +51,6 @@ public enum OfferFeedDecoder {
             let placement = FeedPlacement(feedID: feedID, groupID: groupID, groupPosition: groupPosition, offerPosition: nil)
             groups.append(OfferGroup(id: groupID, title: group.present("title")?.stringValue, offers: offers, placement: placement))
         }
-        return .feed(OfferFeed(id: feedID, groups: groups))
+        return .feed(OfferFeed(id: feedID, groups: groups, cacheAgeSeconds: cacheAgeSeconds))
     }
 }

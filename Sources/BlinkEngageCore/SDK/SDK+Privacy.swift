@@ -1,0 +1,40 @@
+/// Privacy signals, erasure and the impressions they govern (PROTOCOL.md section 6).
+extension SDK {
+    /// The signals in force now.
+    var privacySignals: PrivacySignals { privacy.withLock { $0 } }
+
+    /// Changes the signals (all or nothing: a refused value changes nothing). Applies to requests made after.
+    public func updatePrivacy(_ change: (inout PrivacySignals) throws(EngineFailure) -> Void) throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            try privacy.withLock { (signals: inout PrivacySignals) throws(EngineFailure) in
+                var copy = signals
+                try change(&copy)
+                signals = copy
+            }
+        }
+    }
+
+    /// The beacons to fire when `offer` becomes visible: `pixel`, and `adv_pixel_url` unless the user's choices
+    /// withhold third parties (then counted in `dropped_privacy`).
+    func impressionBeacons(of offer: Offer) -> [String] {
+        var urls = offer.pixelURL.map { [$0] } ?? []
+        if let advertiser = offer.advertiserPixelURL {
+            if privacySignals.restrictsIdentifiers { outbox.countPrivacyDrop() } else { urls.append(advertiser) }
+        }
+        return urls
+    }
+
+    /// Erasure: forgets the identity and its token (every stored registration), replaces the device id,
+    /// deletes the feed cache, prefetched answers and every queued event and beacon (counted in
+    /// `dropped_privacy`). Loads waiting for the feed end with error 1.
+    public func deleteUserData() throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            feedLoader.erase()
+            registrar.erase()
+            prefetches.removeAll()
+            let dropped = outbox.eraseAll()
+            database?.scrub()
+            logger.info("user data deleted: identity, tokens, device id, feed cache, prefetched answers, \(dropped) queued items")
+        }
+    }
+}
