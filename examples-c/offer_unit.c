@@ -156,7 +156,7 @@ int main(int argc, char **argv) {
     const char *script = NULL;
     const char *colorterm = getenv("COLORTERM");
     struct termios saved, raw;
-    int interactive, i, key, code = 0;
+    int interactive, i, key, code = 0, prefetch = 0;
     be_config *config;
     be_sdk *sdk = NULL;
     be_moments_request *request;
@@ -164,7 +164,7 @@ int main(int argc, char **argv) {
     char storage[] = "/tmp/blinkengage-unit-XXXXXX";
 
     if (argc < 2) {
-        fprintf(stderr, "usage: %s MOMENTS_URL [--keys KEYS] [--color | --plain]\n", argv[0]);
+        fprintf(stderr, "usage: %s MOMENTS_URL [--keys KEYS] [--color | --plain] [--prefetch]\n", argv[0]);
         return 2;
     }
     use_color = isatty(STDOUT_FILENO) && colorterm && (strcmp(colorterm, "truecolor") == 0 || strcmp(colorterm, "24bit") == 0);
@@ -172,6 +172,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--keys") == 0 && i + 1 < argc) script = argv[++i];
         else if (strcmp(argv[i], "--color") == 0) use_color = 1;
         else if (strcmp(argv[i], "--plain") == 0) use_color = 0;
+        else if (strcmp(argv[i], "--prefetch") == 0) prefetch = 1;
     }
     interactive = !script && isatty(STDIN_FILENO);
 
@@ -185,6 +186,10 @@ int main(int argc, char **argv) {
     be_config_free(config);
     request = be_moments_request_new();
     be_moments_request_set_payload(request, "placement", "checkout");
+    /* An app prefetches ahead of the moment; the fetch below is then answered from that, with no request. */
+    if (prefetch && be_sdk_prefetch_moments_offers(sdk, request) != BE_OK) {
+        fprintf(stderr, "prefetch refused: %s\n", be_last_error_message());
+    }
     if (be_sdk_fetch_moments_offers(sdk, request, on_offers, &state) != BE_OK) {
         fprintf(stderr, "fetch refused: %s\n", be_last_error_message());
         be_moments_request_free(request);
@@ -205,6 +210,7 @@ int main(int argc, char **argv) {
         unsigned long long before = beacons_queued(sdk);
         screen = be_sdk_moments_screen(sdk, state.response);
         be_moments_response_release(state.response); /* the screen keeps it */
+        if (stats_of(sdk).prefetch_hits > 0) printf("[cached] drawn from the prefetched answer\n");
         draw(screen);
         report_beacons(sdk, before, "impression");
     }

@@ -100,13 +100,27 @@ int main(int argc, char **argv) {
         be::check(be_config_set_moments_url(config.get(), (base + "/native/v4").c_str()), "moments url");
         be::check(be_config_set_engage_url(config.get(), base.c_str()), "engage url");
         be::check(be_config_set_storage_dir(config.get(), storage), "storage");
+        be::check(be_config_set_feed_cache(config.get(), 24 * 3600), "feed cache");  // a dead network still shows the feed
         be_sdk *raw = nullptr;
         be::check(be_sdk_start(config.get(), &raw), "start");
         be::Sdk sdk(raw);
+        // The consent platform's answers, set at each start (kept in memory only).
+        be::check(be_sdk_set_gdpr(sdk.get(), 1, "CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA"), "gdpr");
+        be::check(be_sdk_set_us_privacy(sdk.get(), "1YNN"), "us privacy");
+        {
+            // Fetch ahead of the moment: the fetch below is answered from this, without a request.
+            be::Request ahead(be_moments_request_new());
+            be::check(be_moments_request_set_payload(ahead.get(), "placement", "checkout"), "payload");
+            be::check(be_sdk_prefetch_moments_offers(sdk.get(), ahead.get()), "prefetch");
+        }
 
         be::Response response = be::fetch_offers(sdk.get(), "checkout");
-        std::printf("moments: %zu offers, button colour %s\n", be_moments_response_offer_count(response.get()),
-                    be::text(be_moments_response_style(response.get(), "offerText.buttonYes.background")).c_str());
+        be_stats stats{};
+        stats.struct_size = sizeof stats;
+        be::check(be_sdk_get_stats(sdk.get(), &stats), "stats");
+        std::printf("moments: %zu offers, button colour %s%s\n", be_moments_response_offer_count(response.get()),
+                    be::text(be_moments_response_style(response.get(), "offerText.buttonYes.background")).c_str(),
+                    stats.prefetch_hits ? " (prefetched)" : "");
         be::Screen unit(be_sdk_moments_screen(sdk.get(), response.get()));
         while (const be_offer *offer = be_offer_screen_current_offer(unit.get())) {
             std::printf("  unit shows %s: %s\n", be_offer_id(offer), be::text(be_offer_title(offer)).c_str());
@@ -115,7 +129,8 @@ int main(int argc, char **argv) {
 
         be::check(be_sdk_set_user_identity(sdk.get(), "cpp-user"), "identity");
         be::Feed feed = be::load_feed(sdk.get());
-        std::printf("feed %s: %zu groups\n", be_offer_feed_id(feed.get()), be_offer_feed_group_count(feed.get()));
+        std::printf("feed %s: %zu groups%s\n", be_offer_feed_id(feed.get()), be_offer_feed_group_count(feed.get()),
+                    be_offer_feed_is_cached(feed.get()) ? " (cached)" : "");
         const be_offer_group *group = be_offer_feed_group_at(feed.get(), 0);
         be::Event viewed(be_offer_feed_event_new_with_group(group, BE_OFFER_FEED_EVENT_VIEW_ALL));
         be::check(be_sdk_report_offer_feed_event(sdk.get(), viewed.get()), "report");

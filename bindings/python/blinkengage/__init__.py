@@ -96,6 +96,15 @@ class Config:
             lib.be_config_free(self._handle)
             self._handle = None
 
+    def feed_cache(self, max_age_s: int) -> "Config":
+        """Answers failed feed loads with the stored feed when younger than `max_age_s` (0 turns it off)."""
+        _check(lib.be_config_set_feed_cache(self._handle, max_age_s))
+        return self
+
+    def prefetch_ttl_s(self, seconds: int) -> "Config":
+        _check(lib.be_config_set_prefetch_ttl_s(self._handle, seconds))
+        return self
+
     def moments_url(self, url: str) -> "Config":
         _check(lib.be_config_set_moments_url(self._handle, url.encode()))
         return self
@@ -247,6 +256,16 @@ class OfferFeed:
             self._handle = None
 
     id = property(lambda self: _text(lib.be_offer_feed_id(self._handle)))
+
+    @property
+    def is_cached(self) -> bool:
+        """Whether the feed came from the feed cache because a load failed."""
+        return bool(lib.be_offer_feed_is_cached(self._handle))
+
+    @property
+    def age_s(self) -> int:
+        """A cached feed's age in seconds; 0 for a fresh one."""
+        return int(lib.be_offer_feed_age_s(self._handle))
 
     @property
     def groups(self) -> list[OfferGroup]:
@@ -408,6 +427,32 @@ class SDK:
         if status != 0:
             self._forget(token)
         _check(status)
+
+    def prefetch_moments_offers(self, request: MomentsRequest) -> None:
+        """Fetches now; a later fetch of an equal request within the TTL is answered from it, once."""
+        _check(lib.be_sdk_prefetch_moments_offers(self._handle, request._handle))
+
+    # -- privacy -------------------------------------------------------------------------------------------
+
+    def set_gdpr(self, applies: int, tcf_string: Optional[str] = None) -> None:
+        """applies: -1 unknown, 0 or 1; tcf_string: the TCF v2 consent string (base64url) or None."""
+        _check(lib.be_sdk_set_gdpr(self._handle, applies, _bytes(tcf_string)))
+
+    def set_us_privacy(self, us_privacy: Optional[str]) -> None:
+        _check(lib.be_sdk_set_us_privacy(self._handle, _bytes(us_privacy)))
+
+    def set_gpp(self, gpp_string: Optional[str], section_ids: Optional[str] = None) -> None:
+        _check(lib.be_sdk_set_gpp(self._handle, _bytes(gpp_string), _bytes(section_ids)))
+
+    def set_child_directed(self, child_directed: int) -> None:
+        _check(lib.be_sdk_set_child_directed(self._handle, child_directed))
+
+    def set_limit_tracking(self, limited: bool) -> None:
+        _check(lib.be_sdk_set_limit_tracking(self._handle, 1 if limited else 0))
+
+    def delete_user_data(self) -> None:
+        """Forgets the identity, token and device id; deletes the feed cache, prefetches and queued items."""
+        _check(lib.be_sdk_delete_user_data(self._handle))
 
     def set_user_identity(self, user_id: str) -> None:
         _check(lib.be_sdk_set_user_identity(self._handle, user_id.encode()))

@@ -18,7 +18,7 @@ class be_stats(ctypes.Structure):
         for name in (
             "requests_sent", "beacons_queued", "beacons_delivered", "beacons_dropped", "events_queued",
             "events_delivered", "events_dropped", "dropped_rejected", "dropped_expired", "dropped_overflow",
-            "corrupt_records", "queue_depth",
+            "corrupt_records", "queue_depth", "dropped_privacy", "prefetch_hits",
         )
     ]
 
@@ -52,6 +52,17 @@ _SIGNATURES = {
     "be_sdk_flush": (c_int, [c_void_p, c_uint32]),
     "be_sdk_shutdown": (None, [c_void_p, c_uint32]),
     "be_sdk_get_stats": (c_int, [c_void_p, POINTER(be_stats)]),
+    "be_config_set_feed_cache": (c_int, [c_void_p, c_uint32]),
+    "be_config_set_prefetch_ttl_s": (c_int, [c_void_p, c_uint32]),
+    "be_sdk_set_gdpr": (c_int, [c_void_p, c_int, c_char_p]),
+    "be_sdk_set_us_privacy": (c_int, [c_void_p, c_char_p]),
+    "be_sdk_set_gpp": (c_int, [c_void_p, c_char_p, c_char_p]),
+    "be_sdk_set_child_directed": (c_int, [c_void_p, c_int]),
+    "be_sdk_set_limit_tracking": (c_int, [c_void_p, c_int]),
+    "be_sdk_delete_user_data": (c_int, [c_void_p]),
+    "be_sdk_prefetch_moments_offers": (c_int, [c_void_p, c_void_p]),
+    "be_offer_feed_is_cached": (c_int, [c_void_p]),
+    "be_offer_feed_age_s": (c_uint32, [c_void_p]),
     "be_moments_request_new": (c_void_p, []),
     "be_moments_request_free": (None, [c_void_p]),
     "be_moments_request_set_loyaltyboost": (c_int, [c_void_p, c_char_p]),

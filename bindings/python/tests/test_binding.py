@@ -124,3 +124,33 @@ def test_log_handler_receives_warnings(sandbox):
     with blinkengage.SDK.start(config) as sdk:
         wait_for(sdk, lambda done: sdk.fetch_moments_offers(request, done))
     assert any(level == 2 and "theme_id" in message for level, message in messages)
+
+
+def recorded(sandbox: str) -> list:
+    return json.load(urllib.request.urlopen(sandbox + "/_sandbox/requests"))
+
+
+def test_privacy_signals_reach_the_wire_and_bad_ones_are_refused(sandbox, sdk):
+    sdk.set_us_privacy("1YNN")
+    sdk.set_gdpr(1, "CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA")
+    sdk.set_limit_tracking(True)
+    with pytest.raises(blinkengage.BlinkEngageError):
+        sdk.set_us_privacy("1YNNN")
+    with pytest.raises(blinkengage.BlinkEngageError):
+        sdk.set_gpp("DBABM", "7,,8")
+    request = blinkengage.MomentsRequest("checkout", ip="203.0.113.7")
+    response, error = wait_for(sdk, lambda done: sdk.fetch_moments_offers(request, done))
+    assert error is None and response.offers
+    body = json.loads(recorded(sandbox)[-1]["body"])
+    assert body["us_privacy"] == "1YNN" and body["gdpr"] == "1" and body["lmt"] == "1" and "ip" not in body
+
+
+def test_prefetch_then_fetch_makes_one_request_and_erasure_works(sandbox, sdk):
+    request = blinkengage.MomentsRequest("checkout")
+    sdk.prefetch_moments_offers(request)
+    response, error = wait_for(sdk, lambda done: sdk.fetch_moments_offers(request, done))
+    assert error is None and response.offers
+    assert [r["path"] for r in recorded(sandbox)].count("/native/v4/offers.json") == 1
+    assert sdk.stats()["prefetch_hits"] == 1
+    sdk.delete_user_data()
+    assert sdk.stats()["queue_depth"] == 0
