@@ -80,11 +80,11 @@ final class ExampleAndDistributionTests: XCTestCase {
         XCTAssertTrue(run.output.contains("tracking: 9 beacons delivered"), run.output)
         XCTAssertFalse(run.output.contains("\u{1B}["), "plain output has no escape sequences")
         XCTAssertFalse(run.output.contains("[cached]"), "a plain fetch is not drawn from a prefetch")
+        let beacons = try sandbox.control("GET", "/_sandbox/beacons")
+        XCTAssertTrue(beacons.contains("\"total\": 9"), beacons)
         let prefetched = try Command.run(binary.path, [sandbox.url + "/native/v4", "--keys", "q", "--plain", "--prefetch"])
         XCTAssertEqual(prefetched.status, 0, prefetched.output)
         XCTAssertTrue(prefetched.output.hasPrefix("[cached] drawn from the prefetched answer"), prefetched.output)
-        let beacons = try sandbox.control("GET", "/_sandbox/beacons")
-        XCTAssertTrue(beacons.contains("\"total\": 9"), beacons)
 
         let colored = try Command.run(binary.path, [sandbox.url + "/native/v4", "--keys", "c", "--color"])
         XCTAssertEqual(colored.status, 0, colored.output)
