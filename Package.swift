@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The library carries only the Swift standard library: not FoundationEssentials, not Dispatch, and not the
+// string-processing module Swift imports implicitly (regex support the engine does not use, about 1 MB).
+let leanLibrary: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
+
 let package = Package(
     name: "BlinkEngage",
     products: [
@@ -11,8 +15,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CBlinkEngage", path: "Sources/CBlinkEngage"),
         .systemLibrary(name: "CSystemShims", path: "Sources/CSystemShims"),
-        .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSQLite", "CSystemShims"]),
-        .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore", "CBlinkEngage"]),
+        .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSQLite", "CSystemShims"], swiftSettings: leanLibrary),
+        .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore", "CBlinkEngage"], swiftSettings: leanLibrary),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),

@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// A feed event the host is about to report: what happened and where, copied from the offer or group when
 /// created, so it stays valid after the feed is gone (C-API.md, feed events).

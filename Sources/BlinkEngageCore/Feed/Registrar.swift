@@ -1,4 +1,3 @@
-import Dispatch
 
 /// The user's identity and its registration with the Engage backend (PROTOCOL.md section 2).
 ///
@@ -219,7 +218,7 @@ final class Registrar: EventAuthorization, Sendable {
         logger.warning("\(reason); retrying in the background")
         for waiter in waiters { waiter(.failed(reason)) }
         if let retryAfter {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(retryAfter))) { [weak self] in
+            transport.schedule(afterNanoseconds: retryAfter) { [weak self] in
                 guard let self, self.currentIdentity == identity, self.isRegistering else { return }
                 self.startAttempt(for: identity)
             }

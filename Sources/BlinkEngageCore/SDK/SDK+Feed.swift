@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// The client-side offer feed, screens and feed events (C-API.md).
 extension SDK {

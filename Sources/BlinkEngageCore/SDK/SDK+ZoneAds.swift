@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// Legacy zone ads (PROTOCOL.md section 5).
 extension SDK {

@@ -35,7 +35,7 @@ public struct SDKConfiguration: Sendable {
     public mutating func setEngageURL(_ text: String) throws(EngineFailure) { engageURL = try ServiceURL.validatedBase(text) }
 
     public mutating func setZoneAdURLTemplate(_ text: String) throws(EngineFailure) {
-        guard text.contains("{zone}") else { throw .invalidArgument("the zone ad URL template must contain \"{zone}\"") }
+        guard text.containsText("{zone}") else { throw .invalidArgument("the zone ad URL template must contain \"{zone}\"") }
         // Validate the template with a sample zone; the query (?AdID={zone}) is part of the template here.
         let sample = text.replacingOccurrences(of: "{zone}", with: "1")
         guard ServiceURL.isAbsoluteHTTP(sample) else { throw .invalidArgument("\"\(text)\" is not an http(s) URL template") }

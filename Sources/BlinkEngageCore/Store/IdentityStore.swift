@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import FoundationEssentials
 
 /// The registered identities and the device id, in `blinkengage.db`, so that a returning user needs no new
 /// registration. Each save is one transaction: a crash leaves the old state or the new one, never a mix.

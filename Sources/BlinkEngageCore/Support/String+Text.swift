@@ -1,4 +1,5 @@
-/// The few text helpers FoundationEssentials does not give a plain `String`.
+/// The few text helpers the engine needs, on the standard library alone (no Foundation, and not the
+/// string-processing module, which the library leaves out).
 extension String {
     /// Without surrounding spaces, tabs and line breaks.
     var trimmed: String {
@@ -8,8 +9,35 @@ extension String {
         return String(slice)
     }
 
+    /// The first occurrence of `needle`, compared byte for byte in UTF-8; nil when absent or `needle` is empty.
+    func firstRange(ofText needle: String) -> Range<String.Index>? {
+        let haystack = utf8, target = Array(needle.utf8)
+        guard !target.isEmpty else { return nil }
+        var start = haystack.startIndex
+        while start != haystack.endIndex {
+            var candidate = start, matched = 0
+            while matched < target.count, candidate != haystack.endIndex, haystack[candidate] == target[matched] {
+                candidate = haystack.index(after: candidate)
+                matched += 1
+            }
+            if matched == target.count { return start..<candidate }
+            start = haystack.index(after: start)
+        }
+        return nil
+    }
+
+    func containsText(_ needle: String) -> Bool { firstRange(ofText: needle) != nil }
+
     /// Every occurrence of `target` replaced by `replacement`.
     func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        var output = ""
+        var rest = self[...]
+        while let range = String(rest).firstRange(ofText: target) {
+            let restString = String(rest)
+            output += restString[..<range.lowerBound]
+            output += replacement
+            rest = restString[range.upperBound...]
+        }
+        return output + rest
     }
 }

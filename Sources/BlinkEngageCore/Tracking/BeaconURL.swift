@@ -24,7 +24,7 @@ enum BeaconURL {
 
     /// The destination host (with port) that beacons are serialised by; "" when the URL has none.
     static func host(of url: String) -> String {
-        guard let schemeEnd = url.firstRange(of: "://") else { return "" }
+        guard let schemeEnd = url.firstRange(ofText: "://") else { return "" }
         let afterScheme = url[schemeEnd.upperBound...]
         let authority = afterScheme.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })
         let hostPart = authority.split(separator: "@").last.map(String.init) ?? ""

@@ -19,6 +19,8 @@ public final class Transport: Sendable {
 
     private struct State {
         var incoming: [(HTTPRequest, HTTPCompletion)] = []
+        /// Timers the transport thread runs when due (monotonic instant, action), so no other thread waits.
+        var timers: [(at: UInt64, action: @Sendable () -> Void)] = []
         var cancelRequested = false
         var stopping = false
         var requestsSent: UInt64 = 0
@@ -68,12 +70,24 @@ public final class Transport: Sendable {
         curl_multi_wakeup(multi.raw)
     }
 
+    /// Runs `action` on the transport thread about `nanoseconds` from now (it must be quick, like a completion).
+    /// Dropped, never run, when the transport shuts down first.
+    public func schedule(afterNanoseconds nanoseconds: UInt64, _ action: @escaping @Sendable () -> Void) {
+        let (at, overflow) = MonotonicClock.now().addingReportingOverflow(nanoseconds)
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.timers.append((overflow ? UInt64.max : at, action))
+            return true
+        }
+        if accepted { curl_multi_wakeup(multi.raw) }
+    }
+
     /// How many requests were handed to the transport so far.
     public var requestsSent: UInt64 { state.withLock { $0.requestsSent } }
 
     /// Cancels everything in flight, stops the thread and waits for it. Every completion has run on return.
     public func shutdown() {
-        state.withLock { $0.stopping = true; $0.cancelRequested = true }
+        state.withLock { $0.stopping = true; $0.cancelRequested = true; $0.timers = [] }
         curl_multi_wakeup(multi.raw)
         thread.withLock { $0 }?.join()
     }
@@ -85,6 +99,23 @@ public final class Transport: Sendable {
     }
 
     // MARK: - The transport thread
+
+    /// Milliseconds until the next of our timers (rounded up), or "for ever" without one.
+    private func pollTimeout() -> Int32 {
+        guard let next = state.withLock({ $0.timers.map(\.at).min() }) else { return Int32.max }
+        let now = MonotonicClock.now()
+        return next <= now ? 0 : Int32(clamping: (next - now + 999_999) / 1_000_000)
+    }
+
+    private func runDueTimers() {
+        let now = MonotonicClock.now()
+        let due = state.withLock { state -> [@Sendable () -> Void] in
+            let due = state.timers.filter { $0.at <= now }.map(\.action)
+            state.timers.removeAll { $0.at <= now }
+            return due
+        }
+        for action in due { action() }
+    }
 
     private func run() {
         var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
@@ -129,8 +160,10 @@ public final class Transport: Sendable {
                 easy.completion(easy.outcome(code))
             }
             // Sleeps until a socket is ready, one of libcurl's own timers is due (it shortens the wait to its
-            // next timeout), or `curl_multi_wakeup` is called. Idle, with nothing in flight, it never wakes.
-            curl_multi_poll(rawMulti, nil, 0, Int32.max, nil)
+            // next timeout), one of ours is, or `curl_multi_wakeup` is called. Idle, with nothing in flight and
+            // no timer set, it never wakes.
+            curl_multi_poll(rawMulti, nil, 0, pollTimeout(), nil)
+            runDueTimers()
         }
     }
 }

@@ -1,0 +1,31 @@
+internal import CCurl
+
+/// The parts of an absolute URL as libcurl's own URL parser reads them: the parser the transport then hands the
+/// URL to, so what is validated is what is requested. No libcurl type leaves this file.
+struct URLParts: Sendable, Equatable {
+    /// Lower-cased.
+    let scheme: String
+    let host: String
+    let query: String?
+    let fragment: String?
+
+    /// nil when libcurl does not read `text` as an absolute URL with a scheme and a host (spaces, control
+    /// characters and malformed ports included).
+    init?(_ text: String) {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        // Unknown schemes are parsed too (CURLU_NON_SUPPORT_SCHEME), so callers can name the one they refuse.
+        guard curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else { return nil }
+        func part(_ which: CURLUPart) -> String? {
+            var value: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, which, &value, 0) == CURLUE_OK, let value else { return nil }
+            defer { curl_free(value) }
+            return String(cString: value)
+        }
+        guard let scheme = part(CURLUPART_SCHEME), let host = part(CURLUPART_HOST), !host.isEmpty else { return nil }
+        self.scheme = scheme.lowercased()
+        self.host = host
+        query = part(CURLUPART_QUERY)
+        fragment = part(CURLUPART_FRAGMENT)
+    }
+}
