@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # The benchmarks under bench/, against nginx on an ephemeral loopback port, with the release library:
+#   fetch + decode  Moments answers of 3 and 50 offers, every field of every offer read, by the floor (libcurl +
+#                   simdjson), hand-written C (libcurl + jansson), URLSession + JSONDecoder, and BlinkEngage through
+#                   its C API; medians, p99, ratios to the floor, and instructions per fetch from callgrind
 #   tracking_bench  one durable report on the caller's thread and events per second report-to-accepted, beside a
-#                   naive tracker (one blocking libcurl POST per event), plus instructions per report (callgrind).
-# Installs nginx when missing (as root). BENCH_EVENTS sets the number of events (default 5000).
+#                   naive tracker (one blocking libcurl POST per event)
+# Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 2000) and
+# BENCH_EVENTS (default 5000) set the sizes. Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$top"
-if ! command -v nginx >/dev/null && ! [ -x /usr/sbin/nginx ]; then
-  [ "$(id -u)" -eq 0 ] || { echo "missing: nginx (apt-get install nginx-light)" >&2; exit 1; }
-  echo "installing: nginx-light"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+missing=()
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+[ -f /usr/include/simdjson.h ] || missing+=(libsimdjson-dev)
+[ -f /usr/include/jansson.h ] || missing+=(libjansson-dev)
+command -v valgrind >/dev/null || missing+=(valgrind)
+if [ ${#missing[@]} -gt 0 ]; then
+  [ "$(id -u)" -eq 0 ] || { echo "missing: ${missing[*]} (apt-get install ${missing[*]})" >&2; exit 1; }
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq "${missing[@]}" >/dev/null || { apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null; }
 fi
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 [ -f dist/lib/libblinkengage.so.1 ] || make dist >/dev/null
@@ -19,13 +29,66 @@ chmod 755 "$work"  # nginx workers run as another user when started by root
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 sed -e "s|@DIR@|$work|g" -e "s|@PORT@|$port|g" bench/nginx.conf.in > "$work/nginx.conf"
 cp sandbox/fixtures/offer-feed.json "$work/offer-feed.json"
-chmod 644 "$work/offer-feed.json"
+python3 bench/make_answers.py sandbox/fixtures/moments-offers.json "$work" 3 50 >/dev/null
+chmod -R a+rX "$work"
 "$nginx" -c "$work/nginx.conf" -p "$work" &
 nginx_pid=$!
 trap 'kill "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/v1/events" -d '{}' >/dev/null 2>&1 && break; sleep 0.05; done
 
+base="http://127.0.0.1:$port"
 cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/tracking_bench.c -o "$work/tracking_bench" \
   -Ldist/lib -l:libblinkengage.so.1 -lcurl -lpthread -Wl,-rpath,"$top/dist/lib"
-echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
-"$work/tracking_bench" "http://127.0.0.1:$port" "${BENCH_EVENTS:-5000}"
+cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/fetch_blinkengage.c -o "$work/fetch_blinkengage" \
+  -Ldist/lib -l:libblinkengage.so.1 -Wl,-rpath,"$top/dist/lib"
+cc -std=c99 -O2 -Wall -Wextra bench/fetch_jansson.c -o "$work/fetch_jansson" -lcurl -ljansson
+c++ -std=c++17 -O2 -Wall -Wextra bench/fetch_simdjson.cpp -o "$work/fetch_simdjson" -lcurl -lsimdjson
+swiftc -O bench/FetchURLSession.swift -o "$work/fetch_urlsession" 2>&1 | grep -v warning || true
+
+contenders="simdjson jansson urlsession blinkengage"
+label() { case $1 in simdjson) echo "libcurl + simdjson (the floor)";; jansson) echo "C: libcurl + jansson";;
+  urlsession) echo "Swift: URLSession + JSONDecoder";; blinkengage) echo "BlinkEngage (C API)";; esac; }
+url_for() { echo "$base/m$2"; }  # the Moments base URL serving an answer of $2 offers
+# Instructions per fetch: callgrind over 1 and 11 calls, the difference over 10 (start-up cancels out).
+instructions() {
+  local counts=()
+  for n in 1 11; do
+    counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/fetch_$1" "$(url_for "$1" "$2")" $n 2>&1 >/dev/null \
+      | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')")
+  done
+  echo $(( (counts[1] - counts[0]) / 10 ))
+}
+calls=${BENCH_CALLS:-2000}
+report=$(mktemp)
+{
+  echo "## Fetch + decode: $(nproc) cores, $(date -u +%Y-%m-%d), $calls sequential calls per contender, nginx on loopback"
+  echo
+  for offers in 3 50; do
+    echo "### $offers offers ($(stat -c %s "$work/m$offers/offers.json") bytes)"
+    echo
+    echo "| contender | median | p99 | ratio to the floor | instructions per fetch |"
+    echo "|---|---|---|---|---|"
+    floor=""
+    for contender in $contenders; do
+      read -r median p99 seen _ < <("$work/fetch_$contender" "$(url_for $contender $offers)" "$calls")
+      [ "$seen" = "$offers" ] || { echo "$contender read $seen offers, expected $offers" >&2; exit 1; }
+      floor=${floor:-$median}
+      printf '| %s | %s µs | %s µs | %.2fx | %s |\n' "$(label $contender)" "$median" "$p99" \
+        "$(awk -v a="$median" -v b="$floor" 'BEGIN { print a / b }')" "$(instructions $contender $offers)"
+    done
+    echo
+  done
+  echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
+  echo
+  "$work/tracking_bench" "$base" "${BENCH_EVENTS:-5000}"
+} | tee "$report"
+{
+  echo "# Benchmarks"
+  echo
+  echo "Measured by \`make bench\` (scripts/bench.sh) on this project's 2-core machine; rerun it to refresh this file."
+  echo "Times are wall-clock medians of sequential calls; instruction counts come from callgrind and are stable on a"
+  echo "noisy machine."
+  echo
+  cat "$report"
+} > BENCHMARKS.md
+rm -f "$report"
