@@ -16,7 +16,17 @@ public final class Offer: Sendable {
     private let fieldTexts: [String: StableCString]
     public let idText: StableCString
     public let mainImageText: StableCString?
-    public let jsonText: StableCString
+    /// The offer as JSON text, written the first time a host asks for it (most never do) and kept, so the
+    /// pointer handed out lives as long as the offer.
+    public var jsonText: StableCString {
+        json.withLock { cached in
+            if let cached { return cached }
+            let text = StableCString(JSONValue.object(object).jsonText)
+            cached = text
+            return text
+        }
+    }
+    private let json = Locked<StableCString?>(nil)
 
     /// Legacy wire names and the keys they stand for.
     static let legacyAliases = ["title": "name", "image": "creative_url"]
@@ -56,7 +66,6 @@ public final class Offer: Sendable {
         fieldTexts = texts
         idText = StableCString(id)
         mainImageText = StableCString.nonEmpty(self.mainImageURL)
-        jsonText = StableCString(JSONValue.object(object).jsonText)
     }
 
     /// A top-level scalar by wire name as a C string, nil when absent, null, empty or not a scalar.
