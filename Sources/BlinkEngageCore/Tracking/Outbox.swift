@@ -91,6 +91,7 @@ public final class Outbox: Sendable {
     private let database: Database?
     private let authorization = Locked<(any EventAuthorization)?>(nil)
     private let thread = Locked<NativeThread?>(nil)
+    private let acquisition = Locked(())
 
     /// - Parameters:
     ///   - database: the storage directory's database, or nil to keep items in memory only.
@@ -128,11 +129,15 @@ public final class Outbox: Sendable {
     /// the lock when it is free, and then adopts every item in the store, other processes' included.
     public var isOwner: Bool {
         guard let ownership else { return true }
-        if ownership.isHeld { return true }
-        guard ownership.tryAcquire() else { return false }
-        logger.debug("took over the tracking queue of this storage directory")
-        adoptStoredItems(all: true)
-        return true
+        // One thread at a time takes the lock and adopts the directory's items; the others wait for that to
+        // finish, so none answers "owner" with the adoption half done, and none adopts a second time.
+        return acquisition.withLock { _ in
+            if ownership.isHeld { return true }
+            guard ownership.tryAcquire().acquiredNow else { return false }
+            logger.debug("took over the tracking queue of this storage directory")
+            adoptStoredItems(all: true)
+            return true
+        }
     }
 
     public var statistics: OutboxStatistics {

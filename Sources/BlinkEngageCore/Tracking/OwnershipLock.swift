@@ -22,11 +22,13 @@ final class OwnershipLock: Sendable {
 
     deinit { close(descriptor) }  // closing the description releases the lock
 
-    /// Takes the lock if it is free; true when this instance holds it (now or already).
-    func tryAcquire() -> Bool {
+    /// Takes the lock if it is free. `held`: this instance holds it (now or already); `acquiredNow`: this call
+    /// took it, so exactly one caller adopts the directory's items when threads race here.
+    func tryAcquire() -> (held: Bool, acquiredNow: Bool) {
         held.withLock { held in
-            if !held { held = flock(descriptor, LOCK_EX | LOCK_NB) == 0 }
-            return held
+            guard !held else { return (true, false) }
+            held = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            return (held, held)
         }
     }
 
