@@ -93,7 +93,7 @@ final class OutboxDeliveryTests {
         #expect(statistics.beaconsDelivered == 1)
         #expect(statistics.queueDepth == 0)
         stop(outbox)
-        #expect(SQLiteOutboxStore(database: try openDatabase()).storedIDs().isEmpty)
+        #expect(SQLiteOutboxStore(database: try openDatabase()).storedIDs()?.isEmpty == true)
     }
 
     @Test func everyItemArrivesThrough5xxStormsResetsAndTimeouts() throws {
@@ -191,7 +191,7 @@ final class OutboxDeliveryTests {
         #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
         #expect(try sandboxEvents().ids == ["survivor"])
         #expect(try sandboxBeacons().total == 0)
-        #expect(store.storedIDs().isEmpty)
+        #expect(store.storedIDs()?.isEmpty == true)
     }
 
     /// A database that is not SQLite, is cut short, or fails quick_check is moved aside; the SDK works on.

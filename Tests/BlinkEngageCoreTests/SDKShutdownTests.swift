@@ -27,7 +27,7 @@ final class SDKShutdownTests {
     }
 
     func storedItems(_ sdk: SDK) throws -> Int {
-        sdk.outbox.storedItemCount()
+        sdk.outbox.storedItemCount() ?? -1
     }
 
     @Test func aHangingServerDelaysShutdownOnlyUpToItsTimeoutAndNothingIsLost() throws {

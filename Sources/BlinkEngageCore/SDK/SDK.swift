@@ -285,7 +285,7 @@ public final class SDK: Sendable {
         case .delivered: break
         case let outcome: logger.info("shutdown keeps undelivered tracking items on disk (\(outcome))")
         }
-        outbox.stopDelivering()
+        outbox.stopDelivering(waitingUntil: deadline)
         // Every request in flight completes now with `.cancelled`; their callbacks are queued on return.
         // Cancelled sends keep their items: they are delivered after the next start.
         transport.shutdown()

@@ -9,8 +9,9 @@ protocol OutboxStore: AnyObject, Sendable {
     /// Every stored item with an id above `afterID`, in queue order, with its attempts and next attempt time;
     /// rows that cannot be items (damaged, foreign) are deleted and counted in `corrupt`.
     func load(afterID: Int64) -> (rows: [StoredOutboxRow], corrupt: Int)
-    /// The ids of every stored item (to forget entries a previous owner delivered).
-    func storedIDs() -> Set<Int64>
+    /// The ids of every stored item (to forget entries a previous owner delivered); nil when the store cannot
+    /// be read now, which must never read as "empty".
+    func storedIDs() -> Set<Int64>?
 }
 
 /// A stored item with its delivery state.
@@ -105,10 +106,14 @@ final class SQLiteOutboxStore: OutboxStore {
         return (rows, damaged.count)
     }
 
-    func storedIDs() -> Set<Int64> {
+    func storedIDs() -> Set<Int64>? {
         var ids = Set<Int64>()
-        try? database.withConnection { session throws(EngineFailure) in
-            try session.run("SELECT id FROM outbox") { row throws(EngineFailure) in ids.insert(row.integer(0)) }
+        do {
+            try database.withConnection { session throws(EngineFailure) in
+                try session.run("SELECT id FROM outbox") { row throws(EngineFailure) in ids.insert(row.integer(0)) }
+            }
+        } catch {
+            return nil
         }
         return ids
     }
@@ -173,5 +178,5 @@ final class MemoryOutboxStore: OutboxStore {
         (rows.withLock { $0.rows.values.filter { $0.item.id > afterID }.sorted { $0.item.id < $1.item.id } }, 0)
     }
 
-    func storedIDs() -> Set<Int64> { rows.withLock { Set($0.rows.keys) } }
+    func storedIDs() -> Set<Int64>? { rows.withLock { Set($0.rows.keys) } }
 }

@@ -92,6 +92,8 @@ public final class Outbox: Sendable {
     private let authorization = Locked<(any EventAuthorization)?>(nil)
     private let thread = Locked<NativeThread?>(nil)
     private let acquisition = Locked(())
+    /// Orders reading new rows against deleting settled ones (see `adoptStoredItems`).
+    private let storeSync = Locked(())
 
     /// - Parameters:
     ///   - database: the storage directory's database, or nil to keep items in memory only.
@@ -162,12 +164,13 @@ public final class Outbox: Sendable {
             return items
         }
         store.delete(dropped.map(\.id).filter { $0 > 0 })
-        store.delete(Array(store.storedIDs()))  // other processes' rows too: the user asked for all of it
+        store.delete(Array(store.storedIDs() ?? []))  // other processes' rows too: the user asked for all of it
         return dropped.count
     }
 
     /// How many items the store holds now, this process's and others' (tests and tools).
-    public func storedItemCount() -> Int { store.storedIDs().count }
+    /// nil when the store cannot be read now.
+    public func storedItemCount() -> Int? { store.storedIDs()?.count }
 
     // MARK: - Queueing
 
@@ -218,6 +221,9 @@ public final class Outbox: Sendable {
     /// before the call is delivered or dropped, at most `timeoutMilliseconds`.
     public func flush(timeoutMilliseconds: UInt32) -> FlushOutcome {
         guard isOwner else { return .notOwner }
+        // Items other processes queued count as "queued before the call" too: read them in now rather than rely
+        // on their change notice having arrived.
+        if ownership != nil { adoptStoredItems(all: false) }
         let deadline = MonotonicClock.deadline(afterMilliseconds: timeoutMilliseconds)
         let (pending, failuresBefore, abortGeneration, mustSignal) = state.withLock { state in
             state.queue.activeFlushes += 1
@@ -242,12 +248,15 @@ public final class Outbox: Sendable {
     /// long flush before its own bounded one.
     func abortFlushes() { state.withLock { $0.flushAbortGeneration += 1 } }
 
-    /// Stops the delivery thread. Sends in flight are left to the transport's shutdown, which cancels them
-    /// without touching their items.
-    func stopDelivering() {
+    /// Stops the delivery thread, then lets the sends in flight finish until `deadline` (monotonic): a send
+    /// cancelled after the server took it would be sent again by the next owner. Whatever is still in flight
+    /// then is left to the transport's shutdown, which cancels it without touching its items.
+    func stopDelivering(waitingUntil deadline: UInt64 = 0) {
         state.withLock { $0.stopping = true }
         waker.signal()
         thread.withLock { $0 }?.join()
+        _ = state.wait(until: { !$0.queue.eventBatchInFlight && $0.queue.beaconsInFlight == 0 }, deadline: deadline) { _ in }
+        applyPendingStoreWork()
     }
 
     /// Writes what the store still owes (settled rows, items the disk refused) and gives up the lock.
@@ -365,6 +374,10 @@ public final class Outbox: Sendable {
 
     /// Deletes and updates the rows of settled items (on the delivery thread, so no read can adopt them back).
     private func applyPendingStoreWork() {
+        storeSync.withLock { _ in applyPendingStoreWorkLocked() }
+    }
+
+    private func applyPendingStoreWorkLocked() {
         let (deletes, retries) = state.withLock { state in
             defer { state.pendingRetries = [] }
             return (Array(state.pendingDeletes), state.pendingRetries)
@@ -389,14 +402,20 @@ public final class Outbox: Sendable {
     /// Reads the store: everything (on taking ownership, forgetting what a previous owner delivered), or only
     /// rows newer than the last read.
     private func adoptStoredItems(all: Bool) {
+        // Never beside the deletes of settled rows: a row read here and deleted there before it is adopted
+        // would come back as a new item and be sent again.
+        storeSync.withLock { _ in adoptStoredItemsLocked(all: all) }
+    }
+
+    private func adoptStoredItemsLocked(all: Bool) {
         let after = all ? 0 : state.withLock { $0.lastLoadedID }
         let (rows, corrupt) = store.load(afterID: after)
-        let stored = all ? store.storedIDs() : []
+        let stored = all ? store.storedIDs() : nil
         if corrupt > 0 { logger.warning("deleted \(corrupt) unreadable tracking record(s)") }
         let nowMonotonic = MonotonicClock.now(), nowWall = WallClock.milliseconds()
         let dropped = state.withLock { state -> [OutboxItem] in
             state.queue.statistics.corruptRecords += UInt64(corrupt)
-            if all { state.queue.forgetMissing(from: stored) }
+            if let stored { state.queue.forgetMissing(from: stored) }  // unknown: forget nothing
             let fresh = rows.filter { !state.pendingDeletes.contains($0.item.id) }
             state.queue.adopt(fresh, nowMonotonic: nowMonotonic, nowWallMilliseconds: nowWall)
             state.lastLoadedID = max(state.lastLoadedID, rows.last?.item.id ?? 0)
