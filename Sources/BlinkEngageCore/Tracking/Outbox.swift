@@ -321,7 +321,8 @@ public final class Outbox: Sendable {
             }
             let proceed = state.withLock { state -> Bool? in
                 if state.stopping { return nil }
-                if state.wake {
+                // While napping out a batch window, new reports wait for it to end (the flag stays set).
+                if state.wake, !napping {
                     state.wake = false
                     return true
                 }
@@ -330,13 +331,14 @@ public final class Outbox: Sendable {
             }
             guard let proceed else { return }
             changed = false
-            napping = false
             if !proceed {
                 let reasons = waker.wait(until: wakeAt == UInt64.max ? nil : wakeAt)
                 changed = reasons.contains(.directoryChanged)
+                let wasNapping = napping
+                napping = false
                 state.withLock { state in
                     state.sleeping = false
-                    state.wake = false
+                    if !wasNapping { state.wake = false }
                 }
             }
         }
