@@ -91,9 +91,11 @@ public final class Outbox: Sendable {
     private let database: Database?
     private let authorization = Locked<(any EventAuthorization)?>(nil)
     private let thread = Locked<NativeThread?>(nil)
-    private let acquisition = Locked(())
-    /// Orders reading new rows against deleting settled ones (see `adoptStoredItems`).
-    private let storeSync = Locked(())
+    /// Serialises taking the directory (its value: how many times this instance took it). Not `Locked<Void>`:
+    /// two empty states can share an address, which ThreadSanitizer then reports as one variable.
+    private let acquisition = Locked(0)
+    /// Orders reading new rows against deleting settled ones (see `adoptStoredItems`); its value counts reads.
+    private let storeSync = Locked(0)
 
     /// - Parameters:
     ///   - database: the storage directory's database, or nil to keep items in memory only.
@@ -133,9 +135,10 @@ public final class Outbox: Sendable {
         guard let ownership else { return true }
         // One thread at a time takes the lock and adopts the directory's items; the others wait for that to
         // finish, so none answers "owner" with the adoption half done, and none adopts a second time.
-        return acquisition.withLock { _ in
+        return acquisition.withLock { takeovers in
             if ownership.isHeld { return true }
             guard ownership.tryAcquire().acquiredNow else { return false }
+            takeovers += 1
             logger.debug("took over the tracking queue of this storage directory")
             adoptStoredItems(all: true)
             return true
@@ -406,7 +409,10 @@ public final class Outbox: Sendable {
     private func adoptStoredItems(all: Bool) {
         // Never beside the deletes of settled rows: a row read here and deleted there before it is adopted
         // would come back as a new item and be sent again.
-        storeSync.withLock { _ in adoptStoredItemsLocked(all: all) }
+        storeSync.withLock { reads in
+            reads += 1
+            adoptStoredItemsLocked(all: all)
+        }
     }
 
     private func adoptStoredItemsLocked(all: Bool) {
