@@ -16,10 +16,13 @@ public struct FeedEvent: Sendable, Equatable {
     public let kind: Kind
     public let placement: FeedPlacement
     public let offerID: String?
-    /// Fired with a `did_appear`: the offer's impression beacons.
-    public let impressionURLs: [String]
-    /// The third-party one among them, withheld under COPPA or limited tracking.
+    /// Fired with a `did_appear`: the offer's first-party `pixel`, and its advertiser's `adv_pixel_url` (a third
+    /// party, which the user's privacy choices may withhold: `SDK.impressionBeacons` decides).
+    public let pixelURL: String?
     public let advertiserPixelURL: String?
+
+    /// Both impression beacons, as the offer gives them.
+    public var impressionURLs: [String] { [pixelURL, advertiserPixelURL].compactMap { $0 } }
 
     /// `did_appear` and `did_tap` take a feed offer; nil for the wrong kind or an offer from no feed.
     public init?(offer: Offer, kind: Kind) {
@@ -27,7 +30,7 @@ public struct FeedEvent: Sendable, Equatable {
         self.kind = kind
         self.placement = placement
         offerID = offer.id
-        impressionURLs = kind == .didAppear ? offer.impressionURLs : []
+        pixelURL = kind == .didAppear ? offer.pixelURL : nil
         advertiserPixelURL = kind == .didAppear ? offer.advertiserPixelURL : nil
     }
 
@@ -37,7 +40,7 @@ public struct FeedEvent: Sendable, Equatable {
         self.kind = kind
         placement = group.placement
         offerID = nil
-        impressionURLs = []
+        pixelURL = nil
         advertiserPixelURL = nil
     }
 }

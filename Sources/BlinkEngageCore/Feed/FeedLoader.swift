@@ -110,12 +110,7 @@ final class FeedLoader: Sendable {
         if let cache, let identity, let stored = cache.answer(for: identity),
            case .feed(let feed)? = try? OfferFeedDecoder.decode(stored.body, cacheAgeSeconds: stored.ageSeconds) {
             logger.info("offer feed load failed (\(error.message)); answering with the cached feed, \(stored.ageSeconds) s old")
-            let current = state.withLock { state -> Bool in
-                guard state.generation == generation else { return false }
-                state.newest = feed
-                return true
-            }
-            if current { finish(generation, .success(feed)) }
+            if makeNewest(feed, generation: generation) { finish(generation, .success(feed)) }
             return
         }
         finish(generation, .failure(error))
@@ -125,12 +120,7 @@ final class FeedLoader: Sendable {
         do {
             switch try OfferFeedDecoder.decode(body, log: { logger.warning("offer feed: \($0)") }) {
             case .feed(let feed):
-                let current = state.withLock { state -> Bool in
-                    guard state.generation == generation else { return false }
-                    state.newest = feed
-                    return true
-                }
-                if current, let cache, let identity { cache.store(body, identity: identity) }
+                if makeNewest(feed, generation: generation), let cache, let identity { cache.store(body, identity: identity) }
                 finish(generation, .success(feed))
             case .disabled:
                 clearNewestFeed()
@@ -139,6 +129,15 @@ final class FeedLoader: Sendable {
             }
         } catch {
             finish(generation, .failure(Self.unavailable("the feed answer cannot be decoded: \(error.reason)")))
+        }
+    }
+
+    /// Makes `feed` the newest unless erasure came after its load began; true when it did.
+    private func makeNewest(_ feed: OfferFeed, generation: Int) -> Bool {
+        state.withLock { state in
+            guard state.generation == generation else { return false }
+            state.newest = feed
+            return true
         }
     }
 

@@ -79,8 +79,6 @@ public final class Offer: Sendable {
     public var pixelURL: String? { field("pixel") }
     public var advertiserPixelURL: String? { field("adv_pixel_url") }
     public var closeBeaconURL: String? { beacon("close") }
-    /// The URLs to fire whenever the offer becomes visible: `pixel`, and `adv_pixel_url` when present.
-    public var impressionURLs: [String] { [pixelURL, advertiserPixelURL].compactMap { $0 } }
     public var noThanksBeaconURL: String? { beacon("no_thanks_click") }
 
     private func beacon(_ key: String) -> String? {

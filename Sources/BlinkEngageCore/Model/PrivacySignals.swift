@@ -109,17 +109,11 @@ public struct PrivacySignals: Sendable, Equatable, Hashable {
     static func isSectionList(_ text: String) -> Bool {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         return !parts.isEmpty && parts.count <= 64
-            && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 5 && $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+            && parts.allSatisfy { $0.utf8.count <= 5 && ASCII.isDigits($0) }
     }
 
     private static func isBase64URL(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
+        ASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
 
     public static func == (lhs: PrivacySignals, rhs: PrivacySignals) -> Bool { lhs.encodedQuery == rhs.encodedQuery }

@@ -56,13 +56,8 @@ extension SDK {
     public func reportFeedEvent(_ event: FeedEvent) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
             let json = EventJSON.feedEvent(event, id: RandomID.make(), occurredAtMilliseconds: WallClock.milliseconds())
-            let signals = privacySignals
-            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity, privacy: signals)
-            for url in event.impressionURLs {
-                if signals.restrictsIdentifiers, url == event.advertiserPixelURL {
-                    outbox.countPrivacyDrop()
-                    continue
-                }
+            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity, privacy: privacySignals)
+            for url in impressionBeacons(pixel: event.pixelURL, advertiserPixel: event.advertiserPixelURL) {
                 do throws(EngineFailure) { try outbox.enqueueBeacon(url: url) } catch {
                     logger.warning("skipped an impression beacon: \(error.message)")
                 }

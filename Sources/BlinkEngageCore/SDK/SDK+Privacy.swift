@@ -17,8 +17,12 @@ extension SDK {
     /// The beacons to fire when `offer` becomes visible: `pixel`, and `adv_pixel_url` unless the user's choices
     /// withhold third parties (then counted in `dropped_privacy`).
     func impressionBeacons(of offer: Offer) -> [String] {
-        var urls = offer.pixelURL.map { [$0] } ?? []
-        if let advertiser = offer.advertiserPixelURL {
+        impressionBeacons(pixel: offer.pixelURL, advertiserPixel: offer.advertiserPixelURL)
+    }
+
+    func impressionBeacons(pixel: String?, advertiserPixel: String?) -> [String] {
+        var urls = pixel.map { [$0] } ?? []
+        if let advertiser = advertiserPixel {
             if privacySignals.restrictsIdentifiers { outbox.countPrivacyDrop() } else { urls.append(advertiser) }
         }
         return urls

@@ -15,7 +15,7 @@ import Musl
 /// - `be-outbox`: chooses what to deliver next from the durable queue, sleeps while nothing is due.
 /// - `be-callbacks` (callbacks on the SDK thread only): runs host callbacks one at a time. In dispatch mode
 ///   there is none: host threads run callbacks in `be_sdk_dispatch`, one at a time.
-/// Registration retries wait on a timer (Dispatch's global queue). Host calls run on the host's threads and
+/// Registration retries wait on a timer of the `be-transport` thread. Host calls run on the host's threads and
 /// only take short locks, except `flush` (which waits, bounded) and `shutdown`.
 public final class SDK: Sendable {
     private enum Phase { case running, stopping, stopped }

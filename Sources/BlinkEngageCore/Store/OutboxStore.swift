@@ -49,15 +49,14 @@ final class SQLiteOutboxStore: OutboxStore {
         let values: [Database.Value]
         switch payload {
         case .beacon(let url):
-            values = [.integer(Self.beaconKind), .text(url), .null, .text(BeaconURL.host(of: url)), .integer(createdMilliseconds)]
+            values = [.integer(Self.beaconKind), .text(url), .null, .text(BeaconURL.host(of: url)), .integer(createdMilliseconds),
+                      .text("")]
         case .event(let json, let identity, let privacy):
             values = [.integer(Self.eventKind), .text(json), identity.map(Database.Value.text) ?? .null, .text(""),
                       .integer(createdMilliseconds), .text(privacy)]
         }
         return try database.withConnection { session throws(EngineFailure) in
-            try session.run(values.count == 6
-                ? "INSERT INTO outbox (kind, body, identity, host, created_ms, privacy) VALUES (?, ?, ?, ?, ?, ?)"
-                : "INSERT INTO outbox (kind, body, identity, host, created_ms) VALUES (?, ?, ?, ?, ?)", values)
+            try session.run("INSERT INTO outbox (kind, body, identity, host, created_ms, privacy) VALUES (?, ?, ?, ?, ?, ?)", values)
             return session.lastInsertedRowID
         }
     }
@@ -140,14 +139,7 @@ extension SQLiteOutboxStore {
     /// A stored privacy query is only ever `name=value&...` of percent-encoded text: anything else (a damaged or
     /// foreign row) is not appended to a URL.
     static func isPrivacyQuery(_ text: String) -> Bool {
-        text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "-._~%=&".utf8.contains(byte)
-            }
-        }
+        text.utf8.allSatisfy { ASCII.isAlphanumeric($0) || "-._~%=&".utf8.contains($0) }
     }
 }
 

@@ -62,6 +62,5 @@ public final class ConditionLock<State> {
     }
 }
 
-// Safe: `state` is read and written only under `mutex` (in `withLock` and `wait`). Sendable exactly when the
-// state is, as `Locked`.
+// Safe: `state` is read and written only under `mutex` (in `withLock` and `wait`); Sendable only with its state.
 extension ConditionLock: @unchecked Sendable where State: Sendable {}

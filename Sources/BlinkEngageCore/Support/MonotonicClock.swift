@@ -12,6 +12,13 @@ public enum MonotonicClock {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
+    /// Whole milliseconds from now until `deadline`, rounded up so a wake-up never comes before it: the
+    /// timeout `poll` takes. 0 once it has passed.
+    public static func pollMilliseconds(until deadline: UInt64) -> Int32 {
+        let now = now()
+        return deadline <= now ? 0 : Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+    }
+
     /// The instant `milliseconds` from now.
     public static func deadline(afterMilliseconds milliseconds: UInt32) -> UInt64 {
         now() + UInt64(milliseconds) * 1_000_000

@@ -42,10 +42,8 @@ final class WakeSignal: Sendable {
         while true {
             var timeout: Int32 = -1
             if let deadline {
-                let now = MonotonicClock.now()
-                guard deadline > now else { return [.deadline] }
-                // Rounded up, so a wake-up never comes before the deadline it was set for.
-                timeout = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+                timeout = MonotonicClock.pollMilliseconds(until: deadline)
+                guard timeout > 0 else { return [.deadline] }
             }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0, errno == EINTR { continue }

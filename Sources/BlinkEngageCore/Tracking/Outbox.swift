@@ -166,10 +166,13 @@ public final class Outbox: Sendable {
             state.wake = true
             return items
         }
-        store.delete(dropped.map(\.id).filter { $0 > 0 })
-        store.delete(Array(store.storedIDs() ?? []))  // other processes' rows too: the user asked for all of it
+        // Other processes' rows too: the user asked for all of it. One transaction for both.
+        store.delete(Array(Set(Self.rowIDs(of: dropped)).union(store.storedIDs() ?? [])))
         return dropped.count
     }
+
+    /// The store rows of `items`; items kept in memory only (negative ids) have none.
+    private static func rowIDs(of items: [OutboxItem]) -> [Int64] { items.map(\.id).filter { $0 > 0 } }
 
     /// How many items the store holds now, this process's and others' (tests and tools).
     /// nil when the store cannot be read now.
@@ -213,7 +216,7 @@ public final class Outbox: Sendable {
         // Another process delivers: tell it (its directory watch sees the lock file touched).
         if storedID != nil, let ownership, !ownership.isHeld { ownership.touch() }
         if !dropped.isEmpty {
-            store.delete(dropped.map(\.id).filter { $0 > 0 })
+            store.delete(Self.rowIDs(of: dropped))
             logger.warning("tracking queue over its cap of \(settings.maximumItems): dropped the \(dropped.count) oldest")
         }
     }
@@ -228,13 +231,13 @@ public final class Outbox: Sendable {
         // on their change notice having arrived.
         if ownership != nil { adoptStoredItems(all: false) }
         let deadline = MonotonicClock.deadline(afterMilliseconds: timeoutMilliseconds)
-        let (pending, failuresBefore, abortGeneration, mustSignal) = state.withLock { state in
+        let (pending, failuresBefore, abortGeneration) = state.withLock { state in
             state.queue.activeFlushes += 1
             state.queue.flushGeneration += 1
             state.wake = true
-            return (state.queue.flushableIDs, state.connectionFailures, state.flushAbortGeneration, true)
+            return (state.queue.flushableIDs, state.connectionFailures, state.flushAbortGeneration)
         }
-        if mustSignal { waker.signal() }  // always: the thread may be napping out a batch window
+        waker.signal()  // always: the thread may be napping out a batch window
         defer { state.withLock { $0.queue.activeFlushes -= 1 } }
         logger.debug("flush: waiting for \(pending.count) tracking item(s), at most \(timeoutMilliseconds) ms")
         let outcome = state.wait(until: { state in
@@ -367,7 +370,7 @@ public final class Outbox: Sendable {
             return (dropped, state.queue.oldestCreatedMilliseconds)
         }
         if !dropped.isEmpty {
-            store.delete(dropped.map(\.id).filter { $0 > 0 })
+            store.delete(Self.rowIDs(of: dropped))
             logger.info("dropped \(dropped.count) tracking items older than \(settings.maximumAgeSeconds) s")
         }
         guard let oldest else { return UInt64.max }
@@ -431,7 +434,7 @@ public final class Outbox: Sendable {
             return state.queue.dropOverflow()
         }
         if !dropped.isEmpty {
-            store.delete(dropped.map(\.id).filter { $0 > 0 })
+            store.delete(Self.rowIDs(of: dropped))
             logger.warning("tracking queue over its cap: dropped the \(dropped.count) oldest")
         }
     }

@@ -29,7 +29,7 @@ public enum RetryPolicy {
     /// range (negative, past dates, years outside 1970...9999). Capped at 1 hour. Never traps, whatever the text.
     static func retryAfterSeconds(_ value: String?, nowEpochSeconds: Int64) -> UInt64? {
         guard let value = value?.trimmed, !value.isEmpty, value.utf8.count <= 64 else { return nil }
-        if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+        if ASCII.isDigits(value) {
             // Any run of digits, however long: past the cap it is the cap. "0" asks for nothing (our backoff).
             guard let seconds = UInt64(value) else { return maximumRetryAfterSeconds }
             return min(seconds, maximumRetryAfterSeconds)
@@ -92,7 +92,7 @@ enum HTTPDate {
 
     /// Exactly `digits` ASCII digits, as a number.
     private static func number(_ text: Substring, digits: Int) -> Int64? {
-        guard text.utf8.count == digits, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard text.utf8.count == digits, ASCII.isDigits(text) else { return nil }
         return Int64(text)
     }
 

@@ -5,7 +5,7 @@
 enum HTTPRequestRules {
     static func check(_ request: HTTPRequest) throws(TransportError) {
         guard isHTTP(request.url) else { throw .refused("the URL is not an absolute http(s) URL") }
-        guard !request.url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+        guard !ASCII.hasSpaceOrControl(request.url) else {
             throw .refused("the URL holds a space or a control character")
         }
         for header in request.headers {
@@ -34,11 +34,6 @@ enum HTTPRequestRules {
 
     /// RFC 9110 `tchar`.
     private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
+        ASCII.isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }

@@ -26,9 +26,8 @@ public final class Transport: Sendable {
         var requestsSent: UInt64 = 0
     }
 
-    /// libcurl's multi handle.
-    // Safe: only the transport thread uses it, except curl_multi_wakeup (documented thread-safe) and
-    // curl_multi_cleanup in deinit, after the thread was joined.
+    /// libcurl's multi handle: used on the transport thread, woken from any thread, cleaned up after the join.
+    // Safe: only the transport thread calls into it, but for the thread-safe curl_multi_wakeup and deinit's cleanup.
     private struct MultiHandle: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
 
     private let multi: MultiHandle
@@ -103,8 +102,7 @@ public final class Transport: Sendable {
     /// Milliseconds until the next of our timers (rounded up), or "for ever" without one.
     private func pollTimeout() -> Int32 {
         guard let next = state.withLock({ $0.timers.map(\.at).min() }) else { return Int32.max }
-        let now = MonotonicClock.now()
-        return next <= now ? 0 : Int32(clamping: (next - now + 999_999) / 1_000_000)
+        return MonotonicClock.pollMilliseconds(until: next)
     }
 
     private func runDueTimers() {

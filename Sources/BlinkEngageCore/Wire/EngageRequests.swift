@@ -43,14 +43,8 @@ public struct EngageRequests: Sendable {
     /// RFC 6750 `b64token` characters, at most 4 KiB: a token goes into an `Authorization` header, so one with
     /// CR/LF, spaces or control characters is refused as the registration answer it came in.
     static func isBearerToken(_ token: String) -> Bool {
-        !token.isEmpty && token.utf8.count <= 4096 && token.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "-._~+/=".utf8.contains(byte)
-            }
-        }
+        !token.isEmpty && token.utf8.count <= 4096
+            && token.utf8.allSatisfy { ASCII.isAlphanumeric($0) || "-._~+/=".utf8.contains($0) }
     }
 
     public static func decodeRegistration(_ body: [UInt8]) -> (userID: String, token: String)? {

@@ -3,7 +3,7 @@
 public enum ServiceURL {
     /// Checks a base URL and returns it without a trailing slash.
     public static func validatedBase(_ text: String) throws(EngineFailure) -> String {
-        guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }), let url = URLParts(text) else {
+        guard !ASCII.hasSpaceOrControl(text), let url = URLParts(text) else {
             throw .invalidArgument("\"\(SafeText.clean(text))\" is not a URL")
         }
         guard url.scheme == "http" || url.scheme == "https" else {
@@ -19,7 +19,7 @@ public enum ServiceURL {
 
     /// Checks an absolute http(s) URL handed out by a server (beacons, click URLs, zone ad links).
     public static func isAbsoluteHTTP(_ text: String) -> Bool {
-        guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }), let url = URLParts(text) else { return false }
+        guard !ASCII.hasSpaceOrControl(text), let url = URLParts(text) else { return false }
         return url.scheme == "http" || url.scheme == "https"
     }
 }

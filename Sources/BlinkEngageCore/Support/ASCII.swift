@@ -1,0 +1,15 @@
+/// Byte classes of the ASCII-only formats the engine checks (tokens, base64url, query text, numbers), in one
+/// place instead of a range list in each checker.
+enum ASCII {
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    /// Only digits, and at least one.
+    static func isDigits(_ text: some StringProtocol) -> Bool { !text.isEmpty && text.utf8.allSatisfy(isDigit) }
+
+    /// A space, a control character or DEL anywhere: never part of a URL the engine accepts or sends.
+    static func hasSpaceOrControl(_ text: String) -> Bool { text.utf8.contains { $0 <= 0x20 || $0 == 0x7F } }
+}
