@@ -98,6 +98,14 @@ typedef struct be_error {
 #define BE_ZONE_AD_ERROR_NETWORK 2     /**< no answer */
 #define BE_ZONE_AD_ERROR_HTTP_STATUS 3 /**< a non-2xx answer; http_status holds it */
 
+/** Image errors (codes 1..5). */
+#define BE_IMAGE_ERROR_DOMAIN "BlinkEngageImage"
+#define BE_IMAGE_ERROR_NETWORK 1      /**< no answer: DNS, connect, TLS, timeout, reset, a redirect to another scheme */
+#define BE_IMAGE_ERROR_HTTP_STATUS 2  /**< a non-2xx answer; http_status holds it */
+#define BE_IMAGE_ERROR_NOT_AN_IMAGE 3 /**< a Content-Type that is not image/... */
+#define BE_IMAGE_ERROR_TOO_LARGE 4    /**< a body over 10 MiB */
+#define BE_IMAGE_ERROR_INVALID_URL 5  /**< not an absolute http(s) URL */
+
 /** The SDK shut down before the operation completed (code 1). */
 #define BE_CANCELLED_ERROR_DOMAIN "BlinkEngageCancelled"
 #define BE_CANCELLED_ERROR_SHUTDOWN 1 /**< be_sdk_shutdown() ran before the operation completed */
@@ -138,6 +146,10 @@ typedef struct be_offer_screen be_offer_screen;
 typedef struct be_offer_feed_event be_offer_feed_event;
 /** A legacy zone ad. Reference counted: be_zone_ad_retain() / _release(). */
 typedef struct be_zone_ad be_zone_ad;
+/** One creative (image) of an offer. Borrowed from its offer: lives as long as the offer's owner. */
+typedef struct be_creative be_creative;
+/** The bytes of a fetched image. Reference counted: be_image_retain() / _release(). */
+typedef struct be_image be_image;
 
 /**
  * Receives the library's log messages.
@@ -165,6 +177,12 @@ typedef void (*be_offer_feed_callback)(be_offer_feed *feed, const be_error *erro
  * the call (be_zone_ad_retain() keeps the ad). Runs on the callback thread or in be_sdk_dispatch().
  */
 typedef void (*be_zone_ad_callback)(be_zone_ad *ad, const be_error *error, void *user_data);
+
+/**
+ * Receives the result of be_sdk_fetch_image(). Exactly one of `image` and `error` is non-NULL; both borrowed for
+ * the call (be_image_retain() keeps the image). Runs on the callback thread or in be_sdk_dispatch().
+ */
+typedef void (*be_image_callback)(be_image *image, const be_error *error, void *user_data);
 
 /** @} */
 
@@ -270,6 +288,17 @@ be_status be_config_set_feed_cache(be_config *config, uint32_t max_age_s);
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or 0.
  */
 be_status be_config_set_prefetch_ttl_s(be_config *config, uint32_t ttl_s);
+
+/**
+ * Limits of the image caches (be_sdk_fetch_image()): a memory cache and a disk cache in the storage directory's
+ * `images/` folder, each evicting the least recently used image first so it never exceeds its limit. An image
+ * larger than a limit is not kept there. The disk cache needs a storage directory and survives restarts.
+ * @param config the configuration.
+ * @param memory_bytes the memory cache's limit in bytes; 0 turns it off. The default is 16 MiB.
+ * @param disk_bytes the disk cache's limit in bytes; 0 turns it off. The default is 64 MiB.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL.
+ */
+be_status be_config_set_image_cache(be_config *config, uint64_t memory_bytes, uint64_t disk_bytes);
 
 /** @} */
 
@@ -675,6 +704,21 @@ const char *be_offer_field(const be_offer *offer, const char *key);
 /** The whole offer object as JSON text (same content as received; key order and spacing may differ). */
 const char *be_offer_json(const be_offer *offer);
 
+/** The number of the offer's creatives ("creatives" on the wire); 0 for NULL. */
+size_t be_offer_creative_count(const be_offer *offer);
+/** The creative at `index`, borrowed from the offer; NULL for NULL or an index out of range. */
+const be_creative *be_offer_creative_at(const be_offer *offer, size_t index);
+/** The creative's image URL (only an absolute http(s) URL: anything else reads as NULL). Fetch it with be_sdk_fetch_image(). */
+const char *be_creative_url(const be_creative *creative);
+/** Width in pixels as the service describes it; 0 when absent, not a whole number, or for NULL. */
+uint32_t be_creative_width(const be_creative *creative);
+/** Height in pixels as the service describes it; 0 when absent, not a whole number, or for NULL. */
+uint32_t be_creative_height(const be_creative *creative);
+/** The creative's "type" ("image", ...); NULL when absent. */
+const char *be_creative_type(const be_creative *creative);
+/** Non-zero for the primary creative (the one be_offer_image_url() names); 0 otherwise or for NULL. */
+int be_creative_is_primary(const be_creative *creative);
+
 /** @} */
 
 /**
@@ -713,6 +757,47 @@ be_status be_sdk_report_zone_ad_click(be_sdk *sdk, const be_zone_ad *ad);
 /** @} */
 
 /**
+ * @defgroup images Images
+ * Creatives and zone ad images, fetched and cached by the SDK for hosts without an HTTP stack of their own.
+ * The bytes are handed over as served: decoding them is the host's business.
+ * @{
+ */
+
+/**
+ * Fetches an image: a creative's URL (be_creative_url(), be_offer_image_url()), a zone ad's
+ * (be_zone_ad_image_url()), or any http(s) URL. `url` is copied.
+ *
+ * Fresh images come from the memory cache, then the disk cache, without a request. A stale one is revalidated
+ * with its ETag or Last-Modified, so an unchanged image costs a 304 and no body. The server's Cache-Control
+ * decides: `max-age` (else Expires) how long an image is fresh, `no-cache` (or neither header) that every use
+ * revalidates, `no-store` that it is kept nowhere. Concurrent fetches of one URL share one request. Redirects
+ * are followed (at most 5, http(s) only, never from https to http). Images have connections of their own, so a
+ * slow image host never holds up a fetch of offers.
+ * @param sdk the SDK.
+ * @param url the image URL, UTF-8.
+ * @param callback receives the image or an error of BE_IMAGE_ERROR_DOMAIN (an invalid URL included), or of
+ *        BE_CANCELLED_ERROR_DOMAIN at shutdown, exactly once.
+ * @param user_data passed back to the callback untouched.
+ * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL or invalid UTF-8;
+ *         BE_ERR_INVALID_STATE after shutdown. Any thread.
+ */
+be_status be_sdk_fetch_image(be_sdk *sdk, const char *url, be_image_callback callback, void *user_data);
+/** Takes one more reference to `image` and returns it (NULL for NULL). End it with be_image_release(). Any thread. */
+be_image *be_image_retain(be_image *image);
+/** Ends one reference. NULL does nothing. Any thread. */
+void be_image_release(be_image *image);
+/** The image's bytes as served, borrowed from the image (be_image_size() of them); NULL for NULL. */
+const void *be_image_data(const be_image *image);
+/** The number of bytes at be_image_data(); 0 for NULL. */
+size_t be_image_size(const be_image *image);
+/** The Content-Type the server sent ("image/png", parameters included), borrowed from the image; NULL for NULL. */
+const char *be_image_content_type(const be_image *image);
+/** Non-zero when the SDK's cache answered (from memory, from disk, or confirmed by a 304); 0 otherwise or for NULL. */
+int be_image_is_from_cache(const be_image *image);
+
+/** @} */
+
+/**
  * @defgroup diagnostics Diagnostics
  * Diagnostics
  * @{
@@ -736,6 +821,11 @@ typedef struct be_stats {
     uint64_t dropped_privacy;   /**< withheld for privacy (advertiser pixels under COPPA or limited tracking)
                                      or erased by be_sdk_delete_user_data() */
     uint64_t prefetch_hits;     /**< fetches answered from a prefetched answer */
+    uint64_t image_requests;    /**< image requests sent (revalidations included; counted in requests_sent too) */
+    uint64_t image_memory_hits; /**< image fetches answered from the memory cache */
+    uint64_t image_disk_hits;   /**< image fetches answered from the disk cache */
+    uint64_t image_revalidations; /**< image fetches answered by a 304 for a cached image */
+    uint64_t image_shared;      /**< image fetches that joined one already in flight for the same URL */
 } be_stats;
 
 /**

@@ -15,6 +15,7 @@ set faults through the /_sandbox/ control endpoints:
   GET  /_sandbox/health            200 "ok"
   GET  /_sandbox/events            events received: {"distinct": n, "total": n, "events": [first copy of each, in order]}
   GET  /_sandbox/beacons           beacon hits: {"total": n, "hits": {path: count}, "order": [path, ...]}
+  GET  /_sandbox/images            image answers, in order: [{"path", "status", "bytes"}, ...] (bytes of body sent)
 
 Services:
   POST <any prefix>/offers.json    the Moments API (PROTOCOL.md section 1)
@@ -25,10 +26,18 @@ Services:
   GET  <any prefix>/adAPI.php?AdID=N  a zone ad: zone 1 the fixture's ad, 2 hidden ("0||"), 3 a short answer,
                                    4 a bad flag, 5 a bad URL, 6 two lines, 7 four fields; any other zone hidden
   GET  /b/...                      tracking beacons: any path below /b/ answers 200 with a 1x1 GIF
+  GET  /cdn/...                    creatives: a path ending .jpg serves fixtures/images/offer.jpg, any other
+                                   offer.png, with an ETag, a Last-Modified and "Cache-Control: max-age=3600";
+                                   If-None-Match / If-Modified-Since that match answer 304 without a body.
+                                   Query switches: cache=<Cache-Control value>, validators=0 (no ETag nor
+                                   Last-Modified), type=<Content-Type>, size=N (N bytes of PNG-signed padding),
+                                   v=<anything> (a different URL for the same picture)
+The creative and zone ad image URLs of https://cdn.example.com/ in the answers point at /cdn/ of this sandbox.
 """
 
 import argparse
 import copy
+import hashlib
 import gzip
 import json
 import os
@@ -86,6 +95,16 @@ class Sandbox:
             self.feed = json.load(f)
         with open(os.path.join(fixtures, "zone-ad.txt"), encoding="utf-8") as f:
             self.zone_ad = f.read()
+        self.images = {}
+        for name in ("offer.png", "offer.jpg"):
+            with open(os.path.join(fixtures, "images", name), "rb") as f:
+                self.images[name] = f.read()
+        self.image_answers = []
+
+    def local_cdn(self, url):
+        """A creative URL of the fixtures' CDN, pointing at this sandbox's /cdn/ instead."""
+        cdn = "https://cdn.example.com/"
+        return self.base_url + "/cdn/" + url[len(cdn):] if isinstance(url, str) and url.startswith(cdn) else url
 
     def local_tracking(self, answer):
         """The answer with its beacon URLs (pixel, adv_pixel_url, beacons.*) pointing at this sandbox's /b/
@@ -97,6 +116,10 @@ class Sandbox:
             return url
         offers = answer.get("data", {}).get("offers", []) + [o for g in answer.get("groups", []) for o in g["offers"]]
         for offer in offers:
+            if "image" in offer:
+                offer["image"] = self.local_cdn(offer["image"])
+            for creative in offer.get("creatives") or []:
+                creative["url"] = self.local_cdn(creative.get("url"))
             for key in ("pixel", "adv_pixel_url"):
                 if offer.get(key):
                     offer[key] = local(offer[key])
@@ -118,6 +141,7 @@ class Sandbox:
             self.beacon_order = []
             self.tokens = {}
             self.feed_mode = "normal"
+            self.image_answers = []
 
     def add_fault(self, spec):
         with self.lock:
@@ -204,6 +228,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.zone_ad(parts)
         if method == "GET" and parts.path.startswith("/b/"):
             return self.beacon(parts)
+        if method == "GET" and parts.path.startswith("/cdn/"):
+            return self.image(parts)
         self.send(404, {"error": "no such endpoint: " + parts.path})
 
     def apply_fault(self, fault):
@@ -279,6 +305,9 @@ class Handler(BaseHTTPRequestHandler):
             with self.sandbox.lock:
                 return self.send(200, {"total": len(self.sandbox.beacon_order), "hits": dict(self.sandbox.beacon_hits),
                                        "order": list(self.sandbox.beacon_order)})
+        if path == "/_sandbox/images":
+            with self.sandbox.lock:
+                return self.send(200, list(self.sandbox.image_answers))
         if path == "/_sandbox/health":
             return self.send(200, "ok", content_type="text/plain")
         self.send(404, {"error": "no such control endpoint"})
@@ -349,12 +378,45 @@ class Handler(BaseHTTPRequestHandler):
             self.sandbox.beacon_order.append(parts.path)
         self.send(200, GIF, content_type="image/gif")
 
+    # -- creatives --------------------------------------------------------------------------------------------
+
+    def image(self, parts):
+        query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+        jpeg = parts.path.endswith(".jpg")
+        body = self.sandbox.images["offer.jpg" if jpeg else "offer.png"]
+        if "size" in query:
+            body = b"\x89PNG\r\n\x1a\n" + b"\0" * max(0, int(query["size"]) - 8)
+        headers = {"Cache-Control": query.get("cache", "max-age=3600")}
+        etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
+        modified = "Tue, 01 Dec 2026 10:00:00 GMT"
+        if query.get("validators") != "0":
+            headers["ETag"] = etag
+            headers["Last-Modified"] = modified
+            if self.headers.get("If-None-Match") == etag or (
+                    self.headers.get("If-None-Match") is None and self.headers.get("If-Modified-Since") == modified):
+                return self.answer_image(parts, 304, b"", headers)
+        if query.get("cache") == "":
+            del headers["Cache-Control"]
+        content_type = query.get("type", "image/jpeg" if jpeg else "image/png")
+        self.answer_image(parts, 200, body, headers, content_type)
+
+    def answer_image(self, parts, status, body, headers, content_type="image/png"):
+        with self.sandbox.lock:
+            self.sandbox.image_answers.append({"path": parts.path, "query": parts.query, "status": status, "bytes": len(body)})
+        if status == 304:
+            self.send_response(304)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            return
+        self.send(status, body, content_type=content_type, headers=headers)
+
     # -- zone ads ---------------------------------------------------------------------------------------------
 
     def zone_ad(self, parts):
         zone = parse_qs(parts.query).get("AdID", [""])[0]
         answers = {
-            "1": self.sandbox.zone_ad,
+            "1": self.sandbox.zone_ad.replace("https://cdn.example.com/", self.sandbox.base_url + "/cdn/"),
             "2": "0||\n",
             "3": "1|https://cdn.example.com/only-image.png",
             "4": "yes|https://cdn.example.com/a.png|https://www.example.com/",

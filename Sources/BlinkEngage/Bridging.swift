@@ -91,6 +91,7 @@ func withCError<Result>(_ error: ServiceError?, _ body: (UnsafePointer<be_error>
     case .moments: domain = StaticCString(BE_MOMENTS_ERROR_DOMAIN_LITERAL)
     case .offerFeed: domain = StaticCString(BE_OFFER_FEED_ERROR_DOMAIN_LITERAL)
     case .zoneAd: domain = StaticCString(BE_ZONE_AD_ERROR_DOMAIN_LITERAL)
+    case .image: domain = StaticCString(BE_IMAGE_ERROR_DOMAIN_LITERAL)
     case .cancelled: domain = StaticCString(BE_CANCELLED_ERROR_DOMAIN_LITERAL)
     }
     return error.message.withCString { message in
@@ -114,4 +115,5 @@ func callBack<Object: AnyObject>(
 let BE_MOMENTS_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageMoments"
 let BE_OFFER_FEED_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageOfferFeed"
 let BE_ZONE_AD_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageZoneAd"
+let BE_IMAGE_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageImage"
 let BE_CANCELLED_ERROR_DOMAIN_LITERAL: StaticString = "BlinkEngageCancelled"

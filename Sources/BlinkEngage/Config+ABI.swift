@@ -134,3 +134,11 @@ public func be_config_set_prefetch_ttl_s(_ config: OpaquePointer?, _ ttl_s: UInt
         configuration.prefetchTTLSeconds = ttl_s
     }
 }
+
+@c @implementation
+public func be_config_set_image_cache(_ config: OpaquePointer?, _ memory_bytes: UInt64, _ disk_bytes: UInt64) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        configuration.imageMemoryCacheBytes = Int(clamping: memory_bytes)
+        configuration.imageDiskCacheBytes = Int(clamping: disk_bytes)
+    }
+}

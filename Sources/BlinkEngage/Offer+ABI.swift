@@ -44,3 +44,39 @@ public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?
 public func be_offer_json(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
     Handle.object(offer, as: Offer.self)?.jsonText.pointer
 }
+
+@c @implementation
+public func be_offer_creative_count(_ offer: OpaquePointer?) -> Int {
+    Handle.object(offer, as: Offer.self)?.creatives.count ?? 0
+}
+
+@c @implementation
+public func be_offer_creative_at(_ offer: OpaquePointer?, _ index: Int) -> OpaquePointer? {
+    guard let creatives = Handle.object(offer, as: Offer.self)?.creatives, creatives.indices.contains(index) else { return nil }
+    return Handle.borrowed(creatives[index])
+}
+
+@c @implementation
+public func be_creative_url(_ creative: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handle.object(creative, as: Creative.self)?.urlText?.pointer
+}
+
+@c @implementation
+public func be_creative_width(_ creative: OpaquePointer?) -> UInt32 {
+    Handle.object(creative, as: Creative.self)?.pixelWidth ?? 0
+}
+
+@c @implementation
+public func be_creative_height(_ creative: OpaquePointer?) -> UInt32 {
+    Handle.object(creative, as: Creative.self)?.pixelHeight ?? 0
+}
+
+@c @implementation
+public func be_creative_type(_ creative: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handle.object(creative, as: Creative.self)?.typeText?.pointer
+}
+
+@c @implementation
+public func be_creative_is_primary(_ creative: OpaquePointer?) -> Int32 {
+    Handle.object(creative, as: Creative.self)?.isPrimary == true ? 1 : 0
+}

@@ -63,6 +63,11 @@ public func be_sdk_get_stats(_ sdk: OpaquePointer?, _ out_stats: UnsafeMutablePo
         filled.queue_depth = statistics.outbox.queueDepth
         filled.dropped_privacy = statistics.outbox.droppedPrivacy
         filled.prefetch_hits = statistics.prefetchHits
+        filled.image_requests = statistics.images.requests
+        filled.image_memory_hits = statistics.images.memoryHits
+        filled.image_disk_hits = statistics.images.diskHits
+        filled.image_revalidations = statistics.images.revalidations
+        filled.image_shared = statistics.images.joined
         // Copy only as many bytes as the caller's (possibly older, smaller) struct holds.
         let byteCount = Int(filled.struct_size)
         withUnsafeBytes(of: &filled) { source in

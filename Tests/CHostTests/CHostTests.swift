@@ -43,4 +43,6 @@ final class CHostTests: XCTestCase {
     func testTrackingIdleFullDiskAndIdentities() throws { try buildAndRun("test_tracking") }
 
     func testPrivacySignalsErasureFeedCacheAndPrefetch() throws { try buildAndRun("test_privacy") }
+
+    func testImagesCachesAndCreatives() throws { try buildAndRun("test_images") }
 }

@@ -5,6 +5,7 @@ public struct ServiceError: Error, Equatable, Sendable {
         case moments = "BlinkEngageMoments"
         case offerFeed = "BlinkEngageOfferFeed"
         case zoneAd = "BlinkEngageZoneAd"
+        case image = "BlinkEngageImage"
         case cancelled = "BlinkEngageCancelled"
     }
 

@@ -36,9 +36,10 @@ extension SDK {
             feedLoader.erase()
             registrar.erase()
             prefetches.removeAll()
+            images.removeAll()  // which creatives were shown says something about the user too
             let dropped = outbox.eraseAll()
             database?.scrub()
-            logger.info("user data deleted: identity, tokens, device id, feed cache, prefetched answers, \(dropped) queued items")
+            logger.info("user data deleted: identity, tokens, device id, feed cache, prefetched answers, cached images, \(dropped) queued items")
         }
     }
 }

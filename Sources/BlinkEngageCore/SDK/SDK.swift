@@ -15,6 +15,8 @@ import Musl
 /// - `be-outbox`: chooses what to deliver next from the durable queue, sleeps while nothing is due.
 /// - `be-callbacks` (callbacks on the SDK thread only): runs host callbacks one at a time. In dispatch mode
 ///   there is none: host threads run callbacks in `be_sdk_dispatch`, one at a time.
+/// - `be-images` (from the first `be_sdk_fetch_image`): drives libcurl for images, with its own 8 connections
+///   (4 per host), and reads and writes the disk cache of images between transfers.
 /// Registration retries wait on a timer of the `be-transport` thread. Host calls run on the host's threads and
 /// only take short locks, except `flush` (which waits, bounded) and `shutdown`.
 public final class SDK: Sendable {
@@ -45,6 +47,8 @@ public final class SDK: Sendable {
     let prefetches: PrefetchCache
     /// The storage directory's database; nil when the SDK keeps its state in memory.
     let database: Database?
+    /// Creatives and zone ad images, with their memory and disk caches.
+    let images: ImageLoader
     private let lifecycle = ConditionLock(Lifecycle())
     private let processID = getpid()
 
@@ -78,6 +82,13 @@ public final class SDK: Sendable {
         } else {
             database = nil
         }
+        images = ImageLoader(
+            settings: ImageLoader.Settings(
+                memoryBytes: configuration.imageMemoryCacheBytes,
+                diskDirectory: configuration.imageDiskCacheBytes > 0 ? storageDirectory.map { "\($0)/images" } : nil,
+                diskBytes: configuration.imageDiskCacheBytes, userAgent: configuration.effectiveUserAgent,
+                timeoutMilliseconds: configuration.timeoutMilliseconds),
+            logger: logger)
         prefetches = PrefetchCache(ttlNanoseconds: UInt64(configuration.prefetchTTLSeconds) * 1_000_000_000)
         transport = try Transport(options: Self.firstPartyTransport)
         do {
@@ -248,9 +259,11 @@ public final class SDK: Sendable {
     public var dispatchDescriptor: Int32 { isForkedChild ? -1 : callbacks.readinessDescriptor }
 
     /// Counters since start: requests and the tracking queue.
-    public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64) {
+    public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64,
+                                                       images: ImageStatistics) {
         try hostCall { () throws(EngineFailure) in
-            (transport.requestsSent + beaconTransport.requestsSent, outbox.statistics, prefetches.hits)
+            let images = self.images.statistics
+            return (transport.requestsSent + beaconTransport.requestsSent + images.requests, outbox.statistics, prefetches.hits, images)
         }
     }
 
@@ -290,6 +303,7 @@ public final class SDK: Sendable {
         // Cancelled sends keep their items: they are delivered after the next start.
         transport.shutdown()
         beaconTransport.shutdown()
+        images.close()
         // Loads still waiting for a registration get the cancellation error now.
         registrar.stop()
         outbox.close()
@@ -305,6 +319,7 @@ public final class SDK: Sendable {
         lifecycle.withLock { $0.phase = .stopped }
         transport.abandonAfterFork()
         beaconTransport.abandonAfterFork()
+        images.abandonAfterFork()
         outbox.abandonAfterFork()
         callbacks.abandonAfterFork()
     }

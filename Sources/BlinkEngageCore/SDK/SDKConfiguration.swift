@@ -26,6 +26,9 @@ public struct SDKConfiguration: Sendable {
     public var feedCacheMaxAgeSeconds: UInt32 = 0
     /// How long a prefetched Moments answer waits for its fetch.
     public var prefetchTTLSeconds: UInt32 = 1800
+    /// Limits of the image caches in bytes; 0 turns one off. The disk cache needs a storage directory.
+    public var imageMemoryCacheBytes = 16 * 1024 * 1024
+    public var imageDiskCacheBytes = 64 * 1024 * 1024
 
     public init(apiKey: String) { self.apiKey = apiKey }
 

@@ -513,4 +513,6 @@ enum WallClock {
     }
 
     static func milliseconds() -> Int64 { Int64(nanoseconds() / 1_000_000) }
+
+    static func seconds() -> Int64 { Int64(nanoseconds() / 1_000_000_000) }
 }

@@ -141,6 +141,8 @@ final class EasyHandle {
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge(request.maximumBodyBytes)) }
         let detail = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         if code == CURLE_OPERATION_TIMEDOUT { return .failure(.timeout(detail)) }
+        // Only a redirect can get here with another scheme: the first URL was checked before sending.
+        if code == CURLE_UNSUPPORTED_PROTOCOL { return .failure(.network("a redirect to a URL that is not http(s) was refused: \(detail)")) }
         return .failure(.network(detail))
     }
 }

@@ -28,6 +28,7 @@ static void test_success_decodes_every_field_and_style(void) {
     test_result r;
     be_moments_request *request = placement_request();
     const be_offer *offer;
+    char expected[512];
     sandbox_reset();
     fetch(request, &r);
     CHECK(!r.has_error);
@@ -38,7 +39,8 @@ static void test_success_decodes_every_field_and_style(void) {
     CHECK_STR(be_offer_id(offer), "4001");
     CHECK_STR(be_offer_title(offer), "Get 90 days of Streamly Premium \xe2\x80\x93 free");
     CHECK_STR(be_offer_description(offer), "Streamly gives you a welcome reward when you sign up today. Offer 1 of the demo set.");
-    CHECK_STR(be_offer_image_url(offer), "https://cdn.example.com/c/9001.png"); /* the primary creative wins */
+    snprintf(expected, sizeof expected, "%s/cdn/c/9001.png", sandbox_url()); /* the sandbox serves the creatives */
+    CHECK_STR(be_offer_image_url(offer), expected); /* the primary creative wins */
     CHECK_STR(be_offer_click_url(offer),
               "https://track.example.com/sdk/offer_click?o_id=4001&c_id=1201&p_id=1501&sess_id=5f2c0001e1&fp=USER_FP");
     CHECK_STR(be_offer_cta_yes(offer), "Claim offer");
@@ -54,7 +56,8 @@ static void test_success_decodes_every_field_and_style(void) {
     CHECK(strstr(be_offer_json(offer), "\"advertiser_name\":\"Streamly\"") != NULL);
 
     offer = be_moments_response_offer_at(r.response, 1);
-    CHECK_STR(be_offer_image_url(offer), "https://cdn.example.com/campaigns/1202/main.png"); /* no creative: "image" */
+    snprintf(expected, sizeof expected, "%s/cdn/campaigns/1202/main.png", sandbox_url());
+    CHECK_STR(be_offer_image_url(offer), expected); /* no creative: "image" */
     CHECK_STR(be_offer_title(offer), "\xe2\x82\xac" "20 off your first Caf\xc3\xa9 Ol\xc3\xa9 order");
     offer = be_moments_response_offer_at(r.response, 2);
     CHECK_STR(be_offer_image_url(offer), NULL);

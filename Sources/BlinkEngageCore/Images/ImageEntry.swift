@@ -1,0 +1,65 @@
+/// One cached image answer: the bytes and what revalidating them needs. Times are wall-clock seconds.
+struct ImageEntry: Sendable {
+    let url: String
+    let contentType: String
+    let etag: String?
+    let lastModified: String?
+    let storedAt: Int64
+    let freshUntil: Int64
+    let bytes: ImageBytes
+
+    func isFresh(now: Int64) -> Bool { ImageCachePolicy.isFresh(storedAt: storedAt, freshUntil: freshUntil, now: now) }
+
+    var canRevalidate: Bool { !ImageCachePolicy.validationHeaders(etag: etag, lastModified: lastModified).isEmpty }
+
+    /// The same bytes, fresh again as a 304 with `headers` says.
+    func refreshed(headers: [String: String], now: Int64) -> ImageEntry {
+        ImageEntry(url: url, contentType: contentType, etag: headers["etag"] ?? etag,
+                   lastModified: headers["last-modified"] ?? lastModified, storedAt: now,
+                   freshUntil: ImageCachePolicy.freshUntil(headers: headers, now: now), bytes: bytes)
+    }
+}
+
+/// The in-memory cache: least recently used first out, bounded by the bytes of its images. No I/O, no lock of
+/// its own (its owner's lock guards it).
+struct MemoryImageCache {
+    let limitBytes: Int
+    private(set) var totalBytes = 0
+    private var entries: [String: (entry: ImageEntry, lastUse: UInt64)] = [:]
+    private var clock: UInt64 = 0
+
+    init(limitBytes: Int) { self.limitBytes = limitBytes }
+
+    var count: Int { entries.count }
+
+    /// The entry of `url`, counted as a use.
+    mutating func entry(for url: String) -> ImageEntry? {
+        guard let found = entries[url] else { return nil }
+        clock += 1
+        entries[url] = (found.entry, clock)
+        return found.entry
+    }
+
+    /// Keeps `entry`, evicting the least recently used until the total fits. An image larger than the whole
+    /// cache is not kept (and evicts nothing).
+    mutating func insert(_ entry: ImageEntry) {
+        remove(entry.url)
+        guard entry.bytes.count <= limitBytes else { return }
+        while totalBytes + entry.bytes.count > limitBytes,
+              let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            remove(oldest)
+        }
+        clock += 1
+        entries[entry.url] = (entry, clock)
+        totalBytes += entry.bytes.count
+    }
+
+    mutating func remove(_ url: String) {
+        if let removed = entries.removeValue(forKey: url) { totalBytes -= removed.entry.bytes.count }
+    }
+
+    mutating func removeAll() {
+        entries = [:]
+        totalBytes = 0
+    }
+}

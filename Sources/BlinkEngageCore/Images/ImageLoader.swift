@@ -1,0 +1,207 @@
+/// Fetches images for hosts without an HTTP stack of their own: concurrent fetches of one URL share one
+/// request, fresh answers come from memory or disk without one, stale ones are revalidated (a 304 costs no
+/// body), and what the server says about caching is kept (`ImageCachePolicy`).
+///
+/// Thread. Image transfers have a transport of their own, `be-images`, made on the first fetch, so slow image
+/// hosts never hold up a first-party request. Disk reads and writes of the cache run on that thread too,
+/// between transfers; the host's thread only ever touches the memory cache.
+final class ImageLoader: Sendable {
+    typealias Completion = @Sendable (Result<Image, ServiceError>) -> Void
+
+    struct Settings: Sendable {
+        var memoryBytes: Int
+        /// nil: no disk cache (no storage directory, or a disk limit of 0).
+        var diskDirectory: String?
+        var diskBytes: Int
+        var userAgent: String
+        var timeoutMilliseconds: UInt32
+    }
+
+    static let maximumImageBytes = 10 * 1024 * 1024
+
+    private struct State {
+        var memory: MemoryImageCache
+        var inFlight: [String: [Completion]] = [:]
+        var transport: Transport?
+        var closed = false
+        var statistics = ImageStatistics()
+    }
+
+    private let settings: Settings
+    private let disk: ImageDiskCache?
+    private let logger: Logger
+    private let state: Locked<State>
+
+    init(settings: Settings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+        disk = settings.diskDirectory.flatMap {
+            ImageDiskCache(directory: $0, limitBytes: settings.diskBytes, maximumBodyBytes: Self.maximumImageBytes)
+        }
+        if settings.diskDirectory != nil && disk == nil { logger.warning("no usable image cache directory; images are cached in memory only") }
+        state = Locked(State(memory: MemoryImageCache(limitBytes: settings.memoryBytes)))
+    }
+
+    var statistics: ImageStatistics { state.withLock { $0.statistics } }
+
+    /// Fetches `url`; `completion` runs exactly once, on the `be-images` thread or (for a memory hit, an invalid
+    /// URL, or after `close`) on the calling thread.
+    func fetch(_ url: String, completion: @escaping Completion) {
+        guard ServiceURL.isAbsoluteHTTP(url) else {
+            return completion(.failure(.image(.invalidURL, "not an http(s) URL: \(url)")))
+        }
+        enum Next { case hit(ImageEntry), joined, start(Transport, ImageEntry?), failed(ServiceError) }
+        let now = WallClock.seconds()
+        let next = state.withLock { state -> Next in
+            if state.closed { return .failed(.cancelled) }
+            let remembered = state.memory.entry(for: url)
+            if let remembered, remembered.isFresh(now: now) {
+                state.statistics.memoryHits += 1
+                return .hit(remembered)
+            }
+            if state.inFlight[url] != nil {
+                state.inFlight[url]!.append(completion)
+                state.statistics.joined += 1
+                return .joined
+            }
+            if state.transport == nil {
+                do throws(EngineFailure) {
+                    state.transport = try Transport(options: Self.transportOptions)
+                } catch {
+                    return .failed(.image(.network, "cannot start the image transport: \(error.message)"))
+                }
+            }
+            state.inFlight[url] = [completion]
+            return .start(state.transport!, remembered)
+        }
+        switch next {
+        case .hit(let entry): completion(.success(Image(url: url, bytes: entry.bytes, contentType: entry.contentType, isFromCache: true)))
+        case .joined: break
+        case .failed(let error): completion(.failure(error))
+        case .start(let transport, let stale):
+            transport.schedule(afterNanoseconds: 0) { [self] in lookUp(url, remembered: stale, transport: transport) }
+        }
+    }
+
+    /// Forgets every cached image, in memory and on disk (`be_sdk_delete_user_data`).
+    func removeAll() {
+        state.withLock { $0.memory.removeAll() }
+        disk?.removeAll()
+    }
+
+    /// Cancels every fetch (their completions run with `.cancelled`) and stops the thread. Later fetches fail.
+    func close() {
+        let transport = state.withLock { state -> Transport? in
+            state.closed = true
+            return state.transport
+        }
+        // Transfers in flight complete with `.cancelled`; lookups not yet run are dropped and answered here.
+        transport?.shutdown()
+        let owed = state.withLock { state -> [Completion] in
+            defer { state.inFlight = [:] }
+            return state.inFlight.values.flatMap { $0 }
+        }
+        for completion in owed { completion(.failure(.cancelled)) }
+    }
+
+    func abandonAfterFork() { state.withLock { $0.transport }?.abandonAfterFork() }
+
+    static let transportOptions: Transport.Options = {
+        var options = Transport.Options()
+        options.maximumTotalConnections = 8
+        options.maximumConnectionsPerHost = 4
+        options.threadName = "be-images"
+        return options
+    }()
+
+    // MARK: - On the be-images thread
+
+    private func lookUp(_ url: String, remembered: ImageEntry?, transport: Transport) {
+        var cached = remembered
+        var fromDisk = false
+        if let disk {
+            let (stored, wasDamaged) = disk.entry(for: url)
+            if wasDamaged {
+                state.withLock { $0.statistics.damagedEntries += 1 }
+                logger.warning("a damaged image cache entry was discarded")
+            }
+            if let stored, cached == nil || stored.storedAt > cached!.storedAt { cached = stored; fromDisk = true }
+        }
+        if let cached, cached.isFresh(now: WallClock.seconds()) {
+            state.withLock {
+                $0.memory.insert(cached)
+                $0.statistics.diskHits += fromDisk ? 1 : 0
+            }
+            return finish(url, .success(Image(url: url, bytes: cached.bytes, contentType: cached.contentType, isFromCache: true)))
+        }
+        let revalidating = cached?.canRevalidate == true ? cached : nil
+        let request = HTTPRequest(
+            method: .get, url: url,
+            headers: [("Accept", "image/*"), ("User-Agent", settings.userAgent)]
+                + ImageCachePolicy.validationHeaders(etag: revalidating?.etag, lastModified: revalidating?.lastModified),
+            timeoutMilliseconds: settings.timeoutMilliseconds, maximumBodyBytes: Self.maximumImageBytes)
+        state.withLock { $0.statistics.requests += 1 }
+        transport.send(request) { [self] outcome in received(url, outcome, revalidating: revalidating) }
+    }
+
+    private func received(_ url: String, _ outcome: Result<HTTPResponse, TransportError>, revalidating: ImageEntry?) {
+        let response: HTTPResponse
+        switch outcome {
+        case .success(let answer): response = answer
+        case .failure(.cancelled): return finish(url, .failure(.cancelled))
+        case .failure(.tooLarge(let limit)): return finish(url, .failure(.image(.tooLarge, "the image is larger than \(limit) bytes")))
+        case .failure(.refused(let reason)): return finish(url, .failure(.image(.invalidURL, reason)))
+        case .failure(let error): return finish(url, .failure(.image(.network, error.message)))
+        }
+        let now = WallClock.seconds()
+        let policy = ImageCachePolicy(cacheControl: response.headers["cache-control"])
+        let entry: ImageEntry
+        let isFromCache: Bool
+        if response.status == 304, let revalidating {
+            entry = revalidating.refreshed(headers: response.headers, now: now)
+            isFromCache = true
+            state.withLock { $0.statistics.revalidations += 1 }
+        } else {
+            guard (200...299).contains(response.status) else {
+                return finish(url, .failure(.image(.httpStatus, "the image server answered HTTP \(response.status)", httpStatus: response.status)))
+            }
+            let contentType = response.headers["content-type"]
+            guard ImageCachePolicy.isImage(contentType: contentType) else {
+                return finish(url, .failure(.image(.notAnImage, "the answer is \(contentType ?? "untyped"), not an image")))
+            }
+            entry = ImageEntry(url: url, contentType: contentType!, etag: response.headers["etag"],
+                               lastModified: response.headers["last-modified"], storedAt: now,
+                               freshUntil: ImageCachePolicy.freshUntil(headers: response.headers, now: now),
+                               bytes: ImageBytes(response.body))
+            isFromCache = false
+        }
+        if policy.noStore {
+            state.withLock { $0.memory.remove(url) }
+            disk?.remove(url)
+        } else {
+            state.withLock { $0.memory.insert(entry) }
+            do {
+                try disk?.store(entry)
+            } catch {
+                logger.info("image not cached on disk: \(error.message)")
+            }
+        }
+        finish(url, .success(Image(url: url, bytes: entry.bytes, contentType: entry.contentType, isFromCache: isFromCache)))
+    }
+
+    private func finish(_ url: String, _ result: Result<Image, ServiceError>) {
+        let waiters = state.withLock { $0.inFlight.removeValue(forKey: url) ?? [] }
+        for waiter in waiters { waiter(result) }
+    }
+}
+
+/// Counters of the image cache since start.
+public struct ImageStatistics: Sendable, Equatable {
+    public var requests: UInt64 = 0
+    public var memoryHits: UInt64 = 0
+    public var diskHits: UInt64 = 0
+    public var revalidations: UInt64 = 0
+    /// Fetches that joined one already in flight for the same URL.
+    public var joined: UInt64 = 0
+    public var damagedEntries: UInt64 = 0
+}

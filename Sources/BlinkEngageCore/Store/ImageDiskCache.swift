@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The on-disk image cache: one file per URL in `<storage>/images/`, least recently used first out (a hit
+/// touches the file's modification time), bounded by the bytes of its files. Images stay out of the
+/// database so megabytes of pixels never pass through the outbox's write-ahead log.
+///
+/// A file is `BEIMG1\n`, the metadata (URL, Content-Type, ETag, Last-Modified, stored-at and fresh-until, one
+/// per line) behind its 32-bit length, the body behind its 64-bit length, and an FNV-1a checksum of all of
+/// that. A file that is short, long, fails its checksum or names another URL is deleted and read as a miss:
+/// a damaged entry is never handed out. Files are replaced atomically, so two processes sharing the directory
+/// read whole entries only.
+///
+/// Not thread-safe: its owner calls it from one thread at a time.
+struct ImageDiskCache {
+    static let magic = Array("BEIMG1\n".utf8)
+    static let maximumMetadataBytes = 64 * 1024
+
+    let directory: String
+    let limitBytes: Int
+    /// The largest body a file may hold (the transport's own cap); anything larger is damage.
+    let maximumBodyBytes: Int
+
+    /// Creates the directory when missing; nil when it cannot be made.
+    init?(directory: String, limitBytes: Int, maximumBodyBytes: Int) {
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { return nil }
+        self.directory = directory
+        self.limitBytes = limitBytes
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    /// The file of `url`: a 64-bit FNV-1a of the URL in hex (the URL itself is checked on read).
+    func path(for url: String) -> String {
+        let hash = Self.fnv1a(Array(url.utf8))
+        return "\(directory)/\(String(hash, radix: 16)).img"
+    }
+
+    /// The stored entry of `url`; nil when absent or damaged (a damaged file is deleted). A hit is a use.
+    func entry(for url: String) -> (entry: ImageEntry?, wasDamaged: Bool) {
+        let file = path(for: url)
+        let limit = Self.magic.count + 4 + Self.maximumMetadataBytes + 8 + maximumBodyBytes + 8
+        guard let bytes = FileIO.contents(of: file, limit: limit) else {
+            if access(file, F_OK) == 0 { unlink(file); return (nil, true) }  // there, but too large to be ours
+            return (nil, false)
+        }
+        guard let entry = Self.decode(bytes), entry.url == url else {
+            unlink(file)
+            return (nil, true)
+        }
+        FileIO.touch(file)
+        return (entry, false)
+    }
+
+    /// Stores `entry`, then evicts least recently used files until the directory fits its limit. An image
+    /// larger than the whole limit is not stored. Failures (a full disk) leave the cache as it was.
+    func store(_ entry: ImageEntry) throws(EngineFailure) {
+        let encoded = Self.encode(entry)
+        guard encoded.count <= limitBytes else { return remove(entry.url) }
+        try FileIO.replace(path(for: entry.url), with: encoded)
+        evict(keeping: path(for: entry.url))
+    }
+
+    func remove(_ url: String) { unlink(path(for: url)) }
+
+    /// Deletes every file, leftovers of interrupted writes included.
+    func removeAll() {
+        for file in FileIO.listing(directory) { unlink("\(directory)/\(file.name)") }
+    }
+
+    /// The bytes all entries take now.
+    var totalBytes: Int { FileIO.listing(directory).reduce(0) { $0 + $1.size } }
+
+    private func evict(keeping kept: String) {
+        var files = FileIO.listing(directory).sorted { $0.modified < $1.modified }
+        var total = files.reduce(0) { $0 + $1.size }
+        while total > limitBytes, !files.isEmpty {
+            let oldest = files.removeFirst()
+            let path = "\(directory)/\(oldest.name)"
+            if path == kept { continue }
+            unlink(path)
+            total -= oldest.size
+        }
+    }
+
+    // MARK: - The file format
+
+    static func encode(_ entry: ImageEntry) -> [UInt8] {
+        let fields = [entry.url, entry.contentType, entry.etag ?? "", entry.lastModified ?? "",
+                      String(entry.storedAt), String(entry.freshUntil)]
+        let metadata = Array(fields.joined(separator: "\n").utf8)
+        var bytes = magic
+        bytes.reserveCapacity(magic.count + 4 + metadata.count + 8 + entry.bytes.count + 8)
+        append(UInt64(metadata.count), bytes: 4, to: &bytes)
+        bytes += metadata
+        append(UInt64(entry.bytes.count), bytes: 8, to: &bytes)
+        bytes += UnsafeRawBufferPointer(start: entry.bytes.pointer, count: entry.bytes.count)
+        append(fnv1a(bytes), bytes: 8, to: &bytes)
+        return bytes
+    }
+
+    /// The entry a file holds, or nil for anything but a whole, intact file of this format. Every length is
+    /// checked against the bytes that are really there before it is used.
+    static func decode(_ bytes: [UInt8]) -> ImageEntry? {
+        guard bytes.count >= magic.count + 4 + 8 + 8, bytes.starts(with: magic) else { return nil }
+        let checksumAt = bytes.count - 8
+        guard read(bytes, at: checksumAt, bytes: 8) == fnv1a(bytes[..<checksumAt]) else { return nil }
+        var offset = magic.count
+        let metadataCount = Int(read(bytes, at: offset, bytes: 4))
+        offset += 4
+        guard metadataCount <= maximumMetadataBytes, metadataCount <= checksumAt - offset - 8 else { return nil }
+        let metadata = bytes[offset..<offset + metadataCount]
+        offset += metadataCount
+        let bodyCount = read(bytes, at: offset, bytes: 8)
+        offset += 8
+        guard bodyCount == UInt64(checksumAt - offset) else { return nil }
+        guard let text = String(validating: metadata, as: UTF8.self) else { return nil }
+        let fields = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 6, !fields[0].isEmpty, !fields[1].isEmpty,
+              let storedAt = Int64(fields[4]), let freshUntil = Int64(fields[5]) else { return nil }
+        return ImageEntry(url: fields[0], contentType: fields[1], etag: fields[2].isEmpty ? nil : fields[2],
+                          lastModified: fields[3].isEmpty ? nil : fields[3], storedAt: storedAt, freshUntil: freshUntil,
+                          bytes: ImageBytes(Array(bytes[offset..<checksumAt])))
+    }
+
+    static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
+
+    private static func append(_ value: UInt64, bytes count: Int, to output: inout [UInt8]) {
+        for index in 0..<count { output.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }
+    }
+
+    private static func read(_ bytes: [UInt8], at offset: Int, bytes count: Int) -> UInt64 {
+        (0..<count).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    }
+}

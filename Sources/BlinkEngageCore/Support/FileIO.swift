@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The file system calls of the engine's own files (the database is SQLite's business): whole-file reads with
+/// a limit, and atomic replacement through a temporary name. Every call retries on EINTR and loops on partial
+/// reads and writes; failures come back as `EngineFailure.io` with the errno text.
+enum FileIO {
+    /// The bytes of `path`, or nil when it does not exist, cannot be read, or is larger than `limit`.
+    static func contents(of path: String, limit: Int) -> [UInt8]? {
+        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size >= 0, status.st_size <= limit else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                retrying { read(descriptor, buffer.baseAddress! + filled, buffer.count - filled) }
+            }
+            guard count > 0 else { return nil }  // an error, or the file shrank under us
+            filled += count
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to a temporary file beside `path` and renames it over `path`, so a reader sees the old
+    /// file or the new one, never a part. Nothing is left behind on failure.
+    static func replace(_ path: String, with bytes: [UInt8]) throws(EngineFailure) {
+        let temporary = "\(path).tmp-\(getpid())-\(RandomID.make().prefix(8))"
+        let descriptor = retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw .io("cannot create \(temporary): \(errorText())") }
+        do {
+            try writeAll(descriptor, bytes)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let reason = errorText()
+            unlink(temporary)
+            throw .io("cannot rename \(temporary): \(reason)")
+        }
+    }
+
+    /// Writes every byte, looping on partial writes.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(EngineFailure) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                retrying { write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
+            }
+            guard count > 0 else { throw .io("write failed: \(errorText())") }
+            written += count
+        }
+    }
+
+    /// The regular files of `directory` with their sizes and modification times (nanoseconds); [] when unreadable.
+    static func listing(_ directory: String) -> [(name: String, size: Int, modified: Int)] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var found: [(name: String, size: Int, modified: Int)] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            var status = stat()
+            guard stat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            found.append((name, Int(status.st_size), status.st_mtim.tv_sec &* 1_000_000_000 &+ status.st_mtim.tv_nsec))
+        }
+        return found
+    }
+
+    /// Sets the modification time of `path` to now (the LRU clock of file caches).
+    static func touch(_ path: String) {
+        _ = utimensat(AT_FDCWD, path, nil, 0)
+    }
+
+    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}
