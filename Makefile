@@ -1,4 +1,5 @@
 # make demo   starts the sandbox, builds the library and runs the C examples against it
+# make demo-window  the offer unit in an SDL2 window (under Xvfb with a screenshot when there is no display)
 # make test   runs every test (engine, C hosts, header/exports, valgrind, the release library)
 # make dist   builds the self-contained release library into dist/
 # make bench  runs the benchmarks under bench/
@@ -16,7 +17,7 @@ CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo test dist bench install docs clean fuzz check-tsan check-asan
+.PHONY: all deps build demo demo-window test dist bench install docs clean fuzz check-tsan check-asan
 
 all: build
 
@@ -28,6 +29,9 @@ build: deps
 
 demo: build
 	@scripts/demo.sh "$(DEBUG_DIR)"
+
+demo-window: build
+	@scripts/demo-window.sh "$(DEBUG_DIR)"
 
 test: build dist docs
 	BLINKENGAGE_LIBRARY="$(DIST)/lib/libblinkengage.so.1" python3 -m pytest -q -p no:cacheprovider bindings/python/tests

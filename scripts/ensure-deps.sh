@@ -18,6 +18,12 @@ command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
 command -v cmake >/dev/null || missing+=(cmake)
 command -v doxygen >/dev/null || missing+=(doxygen)
+# The window example (make demo-window) and its screenshot test: SDL2 with its image and font libraries, a
+# font, and Xvfb with xauth for xvfb-run.
+pkg-config --exists sdl2 SDL2_image SDL2_ttf 2>/dev/null || missing+=(libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+command -v xvfb-run >/dev/null || missing+=(xvfb)
+command -v xauth >/dev/null || missing+=(xauth)
 
 install_python_tools() {
   python3 -c 'import pytest' 2>/dev/null && return 0

@@ -21,12 +21,13 @@ from ._native import lib
 
 __all__ = [
     "BlinkEngageError", "ServiceError", "CallbackMode", "FeedEventType", "Config", "SDK", "MomentsRequest",
-    "MomentsResponse", "Offer", "OfferFeed", "OfferGroup", "OfferScreen", "FeedEvent", "version",
+    "MomentsResponse", "Offer", "OfferFeed", "OfferGroup", "OfferScreen", "FeedEvent", "Creative", "Image", "version",
 ]
 
 MOMENTS_ERROR_DOMAIN = "BlinkEngageMoments"
 OFFER_FEED_ERROR_DOMAIN = "BlinkEngageOfferFeed"
 CANCELLED_ERROR_DOMAIN = "BlinkEngageCancelled"
+IMAGE_ERROR_DOMAIN = "BlinkEngageImage"
 
 
 class CallbackMode(enum.IntEnum):
@@ -99,6 +100,11 @@ class Config:
     def feed_cache(self, max_age_s: int) -> "Config":
         """Answers failed feed loads with the stored feed when younger than `max_age_s` (0 turns it off)."""
         _check(lib.be_config_set_feed_cache(self._handle, max_age_s))
+        return self
+
+    def image_cache(self, memory_bytes: int, disk_bytes: int) -> "Config":
+        """Limits of the image caches in bytes (0 turns one off); defaults 16 MiB and 64 MiB."""
+        _check(lib.be_config_set_image_cache(self._handle, memory_bytes, disk_bytes))
         return self
 
     def prefetch_ttl_s(self, seconds: int) -> "Config":
@@ -202,6 +208,45 @@ class Offer:
 
     def field(self, key: str) -> Optional[str]:
         return _text(lib.be_offer_field(self._handle, key.encode()))
+
+    @property
+    def creatives(self) -> list["Creative"]:
+        return [Creative(lib.be_offer_creative_at(self._handle, i), self)
+                for i in range(lib.be_offer_creative_count(self._handle))]
+
+
+@dataclass(frozen=True)
+class Creative:
+    """be_creative: one image of an offer, read once (fetch its URL with :meth:`SDK.fetch_image`)."""
+
+    url: Optional[str]
+    width: int
+    height: int
+    type: Optional[str]
+    is_primary: bool
+
+    def __init__(self, handle: int, owner: Offer) -> None:
+        object.__setattr__(self, "url", _text(lib.be_creative_url(handle)))
+        object.__setattr__(self, "width", lib.be_creative_width(handle))
+        object.__setattr__(self, "height", lib.be_creative_height(handle))
+        object.__setattr__(self, "type", _text(lib.be_creative_type(handle)))
+        object.__setattr__(self, "is_primary", bool(lib.be_creative_is_primary(handle)))
+
+
+@dataclass(frozen=True)
+class Image:
+    """A fetched image: its bytes as served (copied out of the be_image), Content-Type, and whether the SDK's
+    cache answered."""
+
+    data: bytes
+    content_type: str
+    from_cache: bool
+
+    @staticmethod
+    def from_handle(handle: int) -> "Image":
+        size = lib.be_image_size(handle)
+        data = ctypes.string_at(lib.be_image_data(handle), size) if size else b""
+        return Image(data, lib.be_image_content_type(handle).decode(), bool(lib.be_image_is_from_cache(handle)))
 
 
 class MomentsResponse:
@@ -424,6 +469,15 @@ class SDK:
         callback, token = self._register(
             _native.FEED_CALLBACK, lambda handle, error: on_result(OfferFeed(handle) if handle else None, error))
         status = lib.be_sdk_load_offer_feed(self._handle, callback, None)
+        if status != 0:
+            self._forget(token)
+        _check(status)
+
+    def fetch_image(self, url: str, on_result: Callable[[Optional[Image], Optional[ServiceError]], None]) -> None:
+        """Fetches an image through the SDK's caches (memory, then disk, then the network)."""
+        callback, token = self._register(
+            _native.IMAGE_CALLBACK, lambda handle, error: on_result(Image.from_handle(handle) if handle else None, error))
+        status = lib.be_sdk_fetch_image(self._handle, url.encode(), callback, None)
         if status != 0:
             self._forget(token)
         _check(status)

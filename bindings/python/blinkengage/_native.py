@@ -18,7 +18,8 @@ class be_stats(ctypes.Structure):
         for name in (
             "requests_sent", "beacons_queued", "beacons_delivered", "beacons_dropped", "events_queued",
             "events_delivered", "events_dropped", "dropped_rejected", "dropped_expired", "dropped_overflow",
-            "corrupt_records", "queue_depth", "dropped_privacy", "prefetch_hits",
+            "corrupt_records", "queue_depth", "dropped_privacy", "prefetch_hits", "image_requests",
+            "image_memory_hits", "image_disk_hits", "image_revalidations", "image_shared",
         )
     ]
 
@@ -27,6 +28,7 @@ LOG_FN = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 MOMENTS_CALLBACK = ctypes.CFUNCTYPE(None, c_void_p, POINTER(be_error), c_void_p)
 FEED_CALLBACK = ctypes.CFUNCTYPE(None, c_void_p, POINTER(be_error), c_void_p)
 ZONE_AD_CALLBACK = ctypes.CFUNCTYPE(None, c_void_p, POINTER(be_error), c_void_p)
+IMAGE_CALLBACK = ctypes.CFUNCTYPE(None, c_void_p, POINTER(be_error), c_void_p)
 
 # name: (result type, argument types)
 _SIGNATURES = {
@@ -117,6 +119,21 @@ _SIGNATURES = {
     "be_offer_feed_event_new_with_group": (c_void_p, [c_void_p, c_int]),
     "be_offer_feed_event_free": (None, [c_void_p]),
     "be_sdk_report_offer_feed_event": (c_int, [c_void_p, c_void_p]),
+    "be_config_set_image_cache": (c_int, [c_void_p, c_uint64, c_uint64]),
+    "be_sdk_fetch_image": (c_int, [c_void_p, c_char_p, IMAGE_CALLBACK, c_void_p]),
+    "be_image_retain": (c_void_p, [c_void_p]),
+    "be_image_release": (None, [c_void_p]),
+    "be_image_data": (c_void_p, [c_void_p]),
+    "be_image_size": (c_size_t, [c_void_p]),
+    "be_image_content_type": (c_char_p, [c_void_p]),
+    "be_image_is_from_cache": (c_int, [c_void_p]),
+    "be_offer_creative_count": (c_size_t, [c_void_p]),
+    "be_offer_creative_at": (c_void_p, [c_void_p, c_size_t]),
+    "be_creative_url": (c_char_p, [c_void_p]),
+    "be_creative_width": (c_uint32, [c_void_p]),
+    "be_creative_height": (c_uint32, [c_void_p]),
+    "be_creative_type": (c_char_p, [c_void_p]),
+    "be_creative_is_primary": (c_int, [c_void_p]),
 }
 
 

@@ -154,3 +154,25 @@ def test_prefetch_then_fetch_makes_one_request_and_erasure_works(sandbox, sdk):
     assert sdk.stats()["prefetch_hits"] == 1
     sdk.delete_user_data()
     assert sdk.stats()["queue_depth"] == 0
+
+
+def test_creatives_and_images_through_the_caches(sandbox, sdk):
+    response, error = wait_for(sdk, lambda done: sdk.fetch_moments_offers(blinkengage.MomentsRequest("checkout"), done))
+    assert error is None
+    creative = response.offers[0].creatives[0]
+    assert (creative.width, creative.height, creative.type, creative.is_primary) == (600, 600, "image", True)
+    assert creative.url == sandbox + "/cdn/c/9001.png"
+    assert response.offers[1].creatives == []
+
+    cold, error = wait_for(sdk, lambda done: sdk.fetch_image(creative.url, done))
+    assert error is None
+    assert cold.data.startswith(b"\x89PNG\r\n\x1a\n") and cold.content_type == "image/png" and not cold.from_cache
+    warm, _ = wait_for(sdk, lambda done: sdk.fetch_image(creative.url, done))
+    assert warm.from_cache and warm.data == cold.data
+    stats = sdk.stats()
+    assert (stats["image_requests"], stats["image_memory_hits"]) == (1, 1)
+
+    image, error = wait_for(sdk, lambda done: sdk.fetch_image(sandbox + "/cdn/page.png?type=text/html", done))
+    assert image is None and error.domain == blinkengage.IMAGE_ERROR_DOMAIN and error.code == 3
+    image, error = wait_for(sdk, lambda done: sdk.fetch_image("ftp://example.com/a.png", done))
+    assert image is None and error.code == 5
