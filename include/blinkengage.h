@@ -150,6 +150,16 @@ typedef struct be_zone_ad be_zone_ad;
 typedef struct be_creative be_creative;
 /** The bytes of a fetched image. Reference counted: be_image_retain() / _release(). */
 typedef struct be_image be_image;
+/** One HTTP request handed to a host-supplied transport; valid until the host completes or fails it. */
+typedef struct be_http_request be_http_request;
+
+/**
+ * A host-supplied transport's send function (be_config_set_http_transport()). Called once per request, on
+ * whichever thread makes it (an SDK thread, or a host thread inside a call of the library); it must return
+ * quickly and answer later, from any thread, with be_http_request_complete() or be_http_request_fail(), exactly
+ * once. It may answer before it returns. It must not call be_sdk_shutdown().
+ */
+typedef void (*be_http_send_fn)(be_http_request *request, void *user_data);
 
 /**
  * Receives the library's log messages.
@@ -299,6 +309,50 @@ be_status be_config_set_prefetch_ttl_s(be_config *config, uint32_t ttl_s);
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL.
  */
 be_status be_config_set_image_cache(be_config *config, uint64_t memory_bytes, uint64_t disk_bytes);
+
+/**
+ * Sends every request of the SDK (Moments, registration, feed, events, beacons, zone ads, images) through the
+ * host's own HTTP stack instead of libcurl; the SDK then opens no socket. Queueing, batching, retries, backoff,
+ * Retry-After, 401 handling, size caps and timeouts stay in the SDK: a request the host has not completed
+ * within be_http_request_timeout_ms() fails with a network error, and the host's later answer is accepted and
+ * ignored. Headers, redirects, TLS and proxies are the host's business. The proxy, CA file and pinned keys
+ * settings do not apply.
+ * @param config the configuration.
+ * @param send the host's send function; NULL returns to libcurl.
+ * @param user_data passed to `send` untouched; it must stay valid until be_sdk_shutdown() of every SDK started
+ *        with this configuration has returned.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for a NULL config.
+ */
+be_status be_config_set_http_transport(be_config *config, be_http_send_fn send, void *user_data);
+
+/**
+ * A proxy for every request of the built-in transport.
+ * @param config the configuration.
+ * @param url `http://host:port`, `https://host:port` or `socks5h://host:port` (the proxy resolves names);
+ *        credentials may be given as `scheme://user:password@host:port`; NULL connects directly (the default).
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for a NULL config, another scheme, or a URL libcurl cannot read.
+ */
+be_status be_config_set_proxy(be_config *config, const char *url);
+
+/**
+ * Trusts the CA certificates of a PEM file instead of the system's, for every https request of the built-in
+ * transport (a corporate CA, a test CA).
+ * @param config the configuration.
+ * @param path the PEM file, read at each connection; NULL returns to the system's store (the default).
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for a NULL config; BE_ERR_NOT_FOUND when `path` is not a readable file.
+ */
+be_status be_config_set_ca_file(be_config *config, const char *path);
+
+/**
+ * Pins the public key of the service (Moments, Engage and zone ad requests; beacon and image hosts are
+ * other parties and are not pinned): a connection whose server key matches none of the hashes is refused
+ * before anything is sent, with a network error that says so.
+ * @param config the configuration.
+ * @param pins one or more `sha256//BASE64` hashes of the DER SubjectPublicKeyInfo, separated by ";" (libcurl's
+ *        CURLOPT_PINNEDPUBLICKEY form); NULL pins nothing (the default).
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for a NULL config or a hash that is not sha256// and 44 base64 characters.
+ */
+be_status be_config_set_pinned_public_key(be_config *config, const char *pins);
 
 /** @} */
 
@@ -794,6 +848,60 @@ size_t be_image_size(const be_image *image);
 const char *be_image_content_type(const be_image *image);
 /** Non-zero when the SDK's cache answered (from memory, from disk, or confirmed by a 304); 0 otherwise or for NULL. */
 int be_image_is_from_cache(const be_image *image);
+
+/** @} */
+
+/**
+ * @defgroup transport Host-supplied transport
+ * The request a be_http_send_fn receives, and how the host answers it. Every getter borrows from the request:
+ * the pointers stay valid until the host completes or fails it. Getters answer NULL or 0 for a request that
+ * was already answered. Any thread.
+ * @{
+ */
+
+/** "GET" or "POST". */
+const char *be_http_request_method(const be_http_request *request);
+/** The absolute http(s) URL, query included. */
+const char *be_http_request_url(const be_http_request *request);
+/** The number of request headers to send (User-Agent, Accept, Content-Type, Authorization, ...). */
+size_t be_http_request_header_count(const be_http_request *request);
+/** The name of header `index`; NULL out of range. Names and values never hold CR, LF or NUL. */
+const char *be_http_request_header_name(const be_http_request *request, size_t index);
+/** The value of header `index`; NULL out of range. */
+const char *be_http_request_header_value(const be_http_request *request, size_t index);
+/** The body to send (a POST's); NULL when there is none. */
+const void *be_http_request_body(const be_http_request *request);
+/** The size of the body in bytes; 0 when there is none. */
+size_t be_http_request_body_size(const be_http_request *request);
+/** How long the SDK waits for the answer, in milliseconds (the host may give up sooner and fail it). */
+uint32_t be_http_request_timeout_ms(const be_http_request *request);
+
+/**
+ * Answers a request with the server's final answer (after any redirects, with a decoded body). Ends the
+ * request: its pointers are invalid afterwards. From any thread, at any time: after the SDK's timeout or after
+ * be_sdk_shutdown() the answer is accepted and ignored.
+ * @param request the request.
+ * @param status the HTTP status, 100..599.
+ * @param header_lines the answer's header lines, "Name: value" each (copied); NULL when `header_count` is 0.
+ * @param header_count the number of header lines.
+ * @param body the body (copied); NULL when `body_size` is 0.
+ * @param body_size its size in bytes.
+ * @return BE_OK; BE_ERR_INVALID_STATE when the request was already completed or failed (nothing changes);
+ *         BE_ERR_INVALID_ARGUMENT for NULL, a status outside 100..599, or NULL lines or body with a non-zero
+ *         count (the request stays open).
+ */
+be_status be_http_request_complete(be_http_request *request, int status, const char *const *header_lines,
+                                   size_t header_count, const void *body, size_t body_size);
+
+/**
+ * Ends a request without an answer (DNS, connect, TLS, timeout, offline): the SDK treats it as a network
+ * error and retries where its rules say so. Same threads and timing as be_http_request_complete().
+ * @param request the request.
+ * @param message why, for the log and the error message (copied); NULL for none.
+ * @return BE_OK; BE_ERR_INVALID_STATE when the request was already completed or failed;
+ *         BE_ERR_INVALID_ARGUMENT for NULL.
+ */
+be_status be_http_request_fail(be_http_request *request, const char *message);
 
 /** @} */
 

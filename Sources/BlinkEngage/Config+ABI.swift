@@ -142,3 +142,37 @@ public func be_config_set_image_cache(_ config: OpaquePointer?, _ memory_bytes: 
         configuration.imageDiskCacheBytes = Int(clamping: disk_bytes)
     }
 }
+
+@c @implementation
+public func be_config_set_http_transport(_ config: OpaquePointer?, _ send: be_http_send_fn?, _ user_data: UnsafeMutableRawPointer?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        guard let send else {
+            configuration.hostHTTPSend = nil
+            return
+        }
+        let userData = HostPointer(raw: user_data)
+        // The host holds the request's id, not its address (see HostHTTPExchange).
+        configuration.hostHTTPSend = { exchange in send(OpaquePointer(bitPattern: UInt(exchange.id)), userData.raw) }
+    }
+}
+
+@c @implementation
+public func be_config_set_proxy(_ config: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        try configuration.setProxy(try optionalHostString(url, "url"))
+    }
+}
+
+@c @implementation
+public func be_config_set_ca_file(_ config: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        try configuration.setCAFile(try optionalHostString(path, "path"))
+    }
+}
+
+@c @implementation
+public func be_config_set_pinned_public_key(_ config: OpaquePointer?, _ pins: UnsafePointer<CChar>?) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        try configuration.setPinnedPublicKey(try optionalHostString(pins, "pins"))
+    }
+}

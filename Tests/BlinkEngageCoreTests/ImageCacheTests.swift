@@ -68,7 +68,7 @@ struct ImageCacheTests {
 
     static func entry(_ url: String, bytes: Int) -> ImageEntry {
         ImageEntry(url: url, contentType: "image/png", etag: "\"e\"", lastModified: nil, storedAt: now, freshUntil: now + 60,
-                   bytes: ImageBytes([UInt8](repeating: 7, count: bytes)))
+                   bytes: StableBytes([UInt8](repeating: 7, count: bytes)))
     }
 
     @Test func theMemoryCacheEvictsTheLeastRecentlyUsedByBytes() {

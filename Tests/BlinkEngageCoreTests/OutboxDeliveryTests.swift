@@ -7,12 +7,12 @@ import Testing
 @Suite(.serialized)
 final class OutboxDeliveryTests {
     let sandbox: SandboxProcess
-    let transport: Transport
+    let transport: CurlTransport
     let storage: String
 
     init() throws {
         sandbox = try SandboxProcess()
-        transport = try Transport()
+        transport = try CurlTransport()
         storage = NSTemporaryDirectory() + "be-outbox-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
     }

@@ -8,11 +8,11 @@ import Testing
 @Suite(.serialized)
 final class TransportTests {
     let sandbox: SandboxProcess
-    let transport: Transport
+    let transport: CurlTransport
 
     init() throws {
         sandbox = try SandboxProcess()
-        transport = try Transport()
+        transport = try CurlTransport()
     }
 
     deinit {
@@ -114,7 +114,7 @@ final class TransportTests {
 
     @Test func shutdownCompletesEveryRequestWithCancelled() throws {
         try sandbox.addFault(#"{"hang": true}"#)
-        let local = try Transport()
+        let local = try CurlTransport()
         let outcomes = ConditionLock<[Result<HTTPResponse, TransportError>]>([])
         for _ in 0..<20 {
             local.send(get("/hang")) { outcome in outcomes.withLock { $0.append(outcome) } }

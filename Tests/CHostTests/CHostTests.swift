@@ -7,14 +7,14 @@ import XCTest
 final class CHostTests: XCTestCase {
     static let strictFlags = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 
-    private func buildAndRun(_ name: String) throws {
+    private func buildAndRun(_ name: String, defines: [String] = [], environment: [String: String] = [:]) throws {
         XCTAssertTrue(FileManager.default.fileExists(atPath: ProjectPaths.library.path),
                       "\(ProjectPaths.library.path) is missing: build it first (make test does)")
         let source = ProjectPaths.root.appendingPathComponent("Tests/CHostTests/c/\(name).c")
-        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("be-\(name)-\(getpid())")
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("be-\(name)-\(getpid())-\(defines.count)")
         defer { try? FileManager.default.removeItem(at: binary) }
         let library = ProjectPaths.libraryDirectory.path
-        let build = try Command.run("gcc", Self.strictFlags + [
+        let build = try Command.run("gcc", Self.strictFlags + defines + [
             "-I", ProjectPaths.root.appendingPathComponent("include").path, source.path, "-o", binary.path,
             "-L", library, "-lblinkengage", "-lcurl", "-lpthread", "-Wl,-rpath,\(library)",
         ])
@@ -23,7 +23,7 @@ final class CHostTests: XCTestCase {
 
         let sandbox = try SandboxProcess()
         defer { sandbox.stop() }
-        let run = try Command.run(binary.path, [], environment: ["BE_SANDBOX_URL": sandbox.url])
+        let run = try Command.run(binary.path, [], environment: environment.merging(["BE_SANDBOX_URL": sandbox.url]) { $1 })
         XCTAssertEqual(run.status, 0, "\(name) failed:\n\(run.output)")
         XCTAssertTrue(run.output.contains(" passed, 0 failed"), "\(name) printed no summary:\n\(run.output)")
     }
@@ -45,4 +45,16 @@ final class CHostTests: XCTestCase {
     func testPrivacySignalsErasureFeedCacheAndPrefetch() throws { try buildAndRun("test_privacy") }
 
     func testImagesCachesAndCreatives() throws { try buildAndRun("test_images") }
+
+    // The Moments, feed, events and beacon tests again, every request through a host transport of plain
+    // sockets (Tests/CHostTests/c/host_transport.h); after each test no socket of the process is the SDK's.
+    static let hostTransport = ["-DBE_TEST_HOST_TRANSPORT"]
+
+    func testMomentsThroughAHostTransport() throws { try buildAndRun("test_moments", defines: Self.hostTransport) }
+
+    func testFeedThroughAHostTransport() throws { try buildAndRun("test_feed", defines: Self.hostTransport) }
+
+    func testBeaconsAndEventsThroughAHostTransport() throws { try buildAndRun("test_screens", defines: Self.hostTransport) }
+
+    func testHostTransportsThatMisbehave() throws { try buildAndRun("test_host_transport", defines: Self.hostTransport) }
 }

@@ -14,14 +14,14 @@ final class FeedLoader: Sendable {
     }
 
     private let requests: EngageRequests?
-    private let transport: Transport
+    private let transport: any Transport
     private let registrar: Registrar
     private let logger: Logger
     private let privacy: @Sendable () -> PrivacySignals
     private let cache: FeedCache?
     private let state = Locked(State())
 
-    init(requests: EngageRequests?, transport: Transport, registrar: Registrar, logger: Logger,
+    init(requests: EngageRequests?, transport: any Transport, registrar: Registrar, logger: Logger,
          privacy: @escaping @Sendable () -> PrivacySignals = { PrivacySignals() }, cache: FeedCache? = nil) {
         self.requests = requests
         self.transport = transport

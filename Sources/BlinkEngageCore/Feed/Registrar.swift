@@ -27,7 +27,7 @@ final class Registrar: EventAuthorization, Sendable {
     }
 
     private let requests: EngageRequests?
-    private let transport: Transport
+    private let transport: any Transport
     private let store: IdentityStore
     private let logger: Logger
     private let state = Locked(State())
@@ -37,7 +37,7 @@ final class Registrar: EventAuthorization, Sendable {
     var deviceID: String { device.withLock { $0 } }
     private let privacy: @Sendable () -> PrivacySignals
 
-    init(requests: EngageRequests?, transport: Transport, store: IdentityStore, logger: Logger,
+    init(requests: EngageRequests?, transport: any Transport, store: IdentityStore, logger: Logger,
          privacy: @escaping @Sendable () -> PrivacySignals = { PrivacySignals() },
          firstRetryNanoseconds: UInt64 = RetryPolicy.firstRetryNanoseconds) {
         self.requests = requests

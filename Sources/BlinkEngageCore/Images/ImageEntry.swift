@@ -6,7 +6,7 @@ struct ImageEntry: Sendable {
     let lastModified: String?
     let storedAt: Int64
     let freshUntil: Int64
-    let bytes: ImageBytes
+    let bytes: StableBytes
 
     func isFresh(now: Int64) -> Bool { ImageCachePolicy.isFresh(storedAt: storedAt, freshUntil: freshUntil, now: now) }
 

@@ -15,14 +15,15 @@ final class ImageLoader: Sendable {
         var diskBytes: Int
         var userAgent: String
         var timeoutMilliseconds: UInt32
+        var makeTransport: @Sendable () throws(EngineFailure) -> any Transport
     }
 
-    static let maximumImageBytes = 10 * 1024 * 1024
+    static let maximumStableBytes = 10 * 1024 * 1024
 
     private struct State {
         var memory: MemoryImageCache
         var inFlight: [String: [Completion]] = [:]
-        var transport: Transport?
+        var transport: (any Transport)?
         var closed = false
         var statistics = ImageStatistics()
     }
@@ -36,7 +37,7 @@ final class ImageLoader: Sendable {
         self.settings = settings
         self.logger = logger
         disk = settings.diskDirectory.flatMap {
-            ImageDiskCache(directory: $0, limitBytes: settings.diskBytes, maximumBodyBytes: Self.maximumImageBytes)
+            ImageDiskCache(directory: $0, limitBytes: settings.diskBytes, maximumBodyBytes: Self.maximumStableBytes)
         }
         if settings.diskDirectory != nil && disk == nil { logger.warning("no usable image cache directory; images are cached in memory only") }
         state = Locked(State(memory: MemoryImageCache(limitBytes: settings.memoryBytes)))
@@ -50,7 +51,7 @@ final class ImageLoader: Sendable {
         guard ServiceURL.isAbsoluteHTTP(url) else {
             return completion(.failure(.image(.invalidURL, "not an http(s) URL: \(url)")))
         }
-        enum Next { case hit(ImageEntry), joined, start(Transport, ImageEntry?), failed(ServiceError) }
+        enum Next { case hit(ImageEntry), joined, start(any Transport, ImageEntry?), failed(ServiceError) }
         let now = WallClock.seconds()
         let next = state.withLock { state -> Next in
             if state.closed { return .failed(.cancelled) }
@@ -66,7 +67,7 @@ final class ImageLoader: Sendable {
             }
             if state.transport == nil {
                 do throws(EngineFailure) {
-                    state.transport = try Transport(options: Self.transportOptions)
+                    state.transport = try settings.makeTransport()
                 } catch {
                     return .failed(.image(.network, "cannot start the image transport: \(error.message)"))
                 }
@@ -91,7 +92,7 @@ final class ImageLoader: Sendable {
 
     /// Cancels every fetch (their completions run with `.cancelled`) and stops the thread. Later fetches fail.
     func close() {
-        let transport = state.withLock { state -> Transport? in
+        let transport = state.withLock { state -> (any Transport)? in
             state.closed = true
             return state.transport
         }
@@ -106,8 +107,8 @@ final class ImageLoader: Sendable {
 
     func abandonAfterFork() { state.withLock { $0.transport }?.abandonAfterFork() }
 
-    static let transportOptions: Transport.Options = {
-        var options = Transport.Options()
+    static let transportOptions: TransportOptions = {
+        var options = TransportOptions()
         options.maximumTotalConnections = 8
         options.maximumConnectionsPerHost = 4
         options.threadName = "be-images"
@@ -116,7 +117,7 @@ final class ImageLoader: Sendable {
 
     // MARK: - On the be-images thread
 
-    private func lookUp(_ url: String, remembered: ImageEntry?, transport: Transport) {
+    private func lookUp(_ url: String, remembered: ImageEntry?, transport: any Transport) {
         var cached = remembered
         var fromDisk = false
         if let disk {
@@ -139,7 +140,7 @@ final class ImageLoader: Sendable {
             method: .get, url: url,
             headers: [("Accept", "image/*"), ("User-Agent", settings.userAgent)]
                 + ImageCachePolicy.validationHeaders(etag: revalidating?.etag, lastModified: revalidating?.lastModified),
-            timeoutMilliseconds: settings.timeoutMilliseconds, maximumBodyBytes: Self.maximumImageBytes)
+            timeoutMilliseconds: settings.timeoutMilliseconds, maximumBodyBytes: Self.maximumStableBytes)
         state.withLock { $0.statistics.requests += 1 }
         transport.send(request) { [self] outcome in received(url, outcome, revalidating: revalidating) }
     }
@@ -172,7 +173,7 @@ final class ImageLoader: Sendable {
             entry = ImageEntry(url: url, contentType: contentType!, etag: response.headers["etag"],
                                lastModified: response.headers["last-modified"], storedAt: now,
                                freshUntil: ImageCachePolicy.freshUntil(headers: response.headers, now: now),
-                               bytes: ImageBytes(response.body))
+                               bytes: StableBytes(response.body))
             isFromCache = false
         }
         if policy.noStore {

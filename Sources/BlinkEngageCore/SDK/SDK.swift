@@ -33,9 +33,9 @@ public final class SDK: Sendable {
     public let storageDirectory: String?
     let logger: Logger
     /// First-party requests: Moments, registration, feed, events, zone ads.
-    let transport: Transport
+    let transport: any Transport
     /// Third-party tracking beacons, with connections of their own.
-    let beaconTransport: Transport
+    let beaconTransport: any Transport
     let callbacks: CallbackQueue
     /// The durable queue of beacons and events.
     public let outbox: Outbox
@@ -87,12 +87,15 @@ public final class SDK: Sendable {
                 memoryBytes: configuration.imageMemoryCacheBytes,
                 diskDirectory: configuration.imageDiskCacheBytes > 0 ? storageDirectory.map { "\($0)/images" } : nil,
                 diskBytes: configuration.imageDiskCacheBytes, userAgent: configuration.effectiveUserAgent,
-                timeoutMilliseconds: configuration.timeoutMilliseconds),
+                timeoutMilliseconds: configuration.timeoutMilliseconds,
+                makeTransport: { [configuration] () throws(EngineFailure) in
+                    try configuration.makeTransport(ImageLoader.transportOptions, pinned: false)
+                }),
             logger: logger)
         prefetches = PrefetchCache(ttlNanoseconds: UInt64(configuration.prefetchTTLSeconds) * 1_000_000_000)
-        transport = try Transport(options: Self.firstPartyTransport)
+        transport = try configuration.makeTransport(Self.firstPartyTransport, pinned: true)
         do {
-            beaconTransport = try Transport(options: Self.beaconTransport)
+            beaconTransport = try configuration.makeTransport(Self.beaconTransport, pinned: false)
         } catch {
             transport.shutdown()
             throw error
@@ -134,16 +137,16 @@ public final class SDK: Sendable {
         logger.debug("started; storage at \(storageDirectory ?? "memory")")
     }
 
-    static let firstPartyTransport: Transport.Options = {
-        var options = Transport.Options()
+    static let firstPartyTransport: TransportOptions = {
+        var options = TransportOptions()
         options.maximumTotalConnections = 8
         options.maximumConnectionsPerHost = 4
         options.threadName = "be-transport"
         return options
     }()
 
-    static let beaconTransport: Transport.Options = {
-        var options = Transport.Options()
+    static let beaconTransport: TransportOptions = {
+        var options = TransportOptions()
         options.maximumTotalConnections = Outbox.maximumBeaconsInFlight
         options.maximumConnectionsPerHost = 1  // beacons go one at a time per host anyway
         options.threadName = "be-beacons"

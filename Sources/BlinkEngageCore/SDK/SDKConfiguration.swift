@@ -29,6 +29,10 @@ public struct SDKConfiguration: Sendable {
     /// Limits of the image caches in bytes; 0 turns one off. The disk cache needs a storage directory.
     public var imageMemoryCacheBytes = 16 * 1024 * 1024
     public var imageDiskCacheBytes = 64 * 1024 * 1024
+    /// The host's own HTTP stack; nil uses libcurl.
+    public var hostHTTPSend: HostHTTPSend?
+    /// Proxy, trusted CAs and pinned keys of the built-in transport.
+    public var network = NetworkOptions()
 
     public init(apiKey: String) { self.apiKey = apiKey }
 
@@ -43,6 +47,47 @@ public struct SDKConfiguration: Sendable {
         let sample = text.replacingOccurrences(of: "{zone}", with: "1")
         guard ServiceURL.isAbsoluteHTTP(sample) else { throw .invalidArgument("\"\(text)\" is not an http(s) URL template") }
         zoneAdURLTemplate = text
+    }
+
+    /// An `http://`, `https://` or `socks5h://` proxy for every request of the built-in transport; nil: none.
+    public mutating func setProxy(_ text: String?) throws(EngineFailure) {
+        guard let text else { network.proxy = nil; return }
+        guard !ASCII.hasSpaceOrControl(text), let url = URLParts(text), ["http", "https", "socks5h"].contains(url.scheme) else {
+            throw .invalidArgument("\"\(text)\" is not an http://, https:// or socks5h:// proxy URL")
+        }
+        network.proxy = text
+    }
+
+    /// A PEM file of CA certificates the built-in transport trusts instead of the system's; nil: the system's.
+    public mutating func setCAFile(_ path: String?) throws(EngineFailure) {
+        guard let path else { network.caFile = nil; return }
+        guard FileIO.isReadableFile(path) else { throw .notFound("\(path) is not a readable file") }
+        network.caFile = path
+    }
+
+    /// libcurl's pinned public keys: "sha256//BASE64" hashes of SubjectPublicKeyInfo, separated by ";"; nil: none.
+    public mutating func setPinnedPublicKey(_ pins: String?) throws(EngineFailure) {
+        guard let pins else { network.pinnedPublicKey = nil; return }
+        let hashes = pins.split(separator: ";", omittingEmptySubsequences: false)
+        for hash in hashes {
+            // A SHA-256 in base64 is 43 characters and one "=".
+            let digest = hash.dropFirst("sha256//".count)
+            guard hash.hasPrefix("sha256//"), digest.count == 44, digest.hasSuffix("="),
+                  digest.dropLast().utf8.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }) else {
+                throw .invalidArgument("\"\(hash)\" is not a sha256//BASE64 public key hash")
+            }
+        }
+        network.pinnedPublicKey = pins
+    }
+
+    /// A transport for `options`: the host's when it gave one, else libcurl with the network settings
+    /// (the pinned keys only where `pinned`: first-party requests; pixel and image hosts are not the service).
+    func makeTransport(_ options: TransportOptions, pinned: Bool) throws(EngineFailure) -> any Transport {
+        if let hostHTTPSend { return try HostTransport(options: options, send: hostHTTPSend) }
+        var options = options
+        options.network = network
+        if !pinned { options.network.pinnedPublicKey = nil }
+        return try CurlTransport(options: options)
     }
 
     public mutating func setTimeout(milliseconds: UInt32) throws(EngineFailure) {

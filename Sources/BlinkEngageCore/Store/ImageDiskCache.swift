@@ -122,7 +122,7 @@ struct ImageDiskCache {
               let storedAt = Int64(fields[4]), let freshUntil = Int64(fields[5]) else { return nil }
         return ImageEntry(url: fields[0], contentType: fields[1], etag: fields[2].isEmpty ? nil : fields[2],
                           lastModified: fields[3].isEmpty ? nil : fields[3], storedAt: storedAt, freshUntil: freshUntil,
-                          bytes: ImageBytes(Array(bytes[offset..<checksumAt])))
+                          bytes: StableBytes(Array(bytes[offset..<checksumAt])))
     }
 
     static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {

@@ -75,6 +75,12 @@ enum FileIO {
         return found
     }
 
+    /// Whether `path` is a regular file this process can read.
+    static func isReadableFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, R_OK) == 0
+    }
+
     /// Sets the modification time of `path` to now (the LRU clock of file caches).
     static func touch(_ path: String) {
         _ = utimensat(AT_FDCWD, path, nil, 0)

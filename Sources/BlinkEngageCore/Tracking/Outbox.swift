@@ -83,8 +83,8 @@ public final class Outbox: Sendable {
     private let store: OutboxStore
     private let ownership: OwnershipLock?
     /// Event batches go through the first-party transport, beacons through their own.
-    private let transport: Transport
-    private let beaconTransport: Transport
+    private let transport: any Transport
+    private let beaconTransport: any Transport
     private let logger: Logger
     private let state: ConditionLock<State>
     private let waker: WakeSignal
@@ -100,7 +100,7 @@ public final class Outbox: Sendable {
     /// - Parameters:
     ///   - database: the storage directory's database, or nil to keep items in memory only.
     ///   - directory: the storage directory (for the ownership lock and change notification).
-    init(settings: Settings, database: Database?, directory: String?, transport: Transport, beaconTransport: Transport? = nil,
+    init(settings: Settings, database: Database?, directory: String?, transport: any Transport, beaconTransport: (any Transport)? = nil,
          logger: Logger) throws(EngineFailure) {
         self.settings = settings
         self.transport = transport

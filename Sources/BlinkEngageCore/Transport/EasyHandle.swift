@@ -10,6 +10,7 @@ import Musl
 final class EasyHandle {
     let handle: UnsafeMutableRawPointer
     let request: HTTPRequest
+    let network: NetworkOptions
     let completion: HTTPCompletion
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -17,10 +18,11 @@ final class EasyHandle {
     private(set) var responseHeaders: [String: String] = [:]
     private(set) var exceededLimit = false
 
-    init(request: HTTPRequest, completion: @escaping HTTPCompletion) throws(TransportError) {
+    init(request: HTTPRequest, network: NetworkOptions = NetworkOptions(), completion: @escaping HTTPCompletion) throws(TransportError) {
         guard let handle = curl_easy_init() else { throw .network("libcurl could not create a handle") }
         self.handle = handle
         self.request = request
+        self.network = network
         self.completion = completion
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         try configure()
@@ -64,6 +66,10 @@ final class EasyHandle {
         try set(CURLOPT_MAXREDIRS, HTTPRequest.maximumRedirects)
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
+        // The host's network settings, checked when they were configured (NetworkSettings).
+        if let proxy = network.proxy { try set(CURLOPT_PROXY, proxy) }
+        if let caFile = network.caFile { try set(CURLOPT_CAINFO, caFile) }
+        if let pins = network.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
         // "" offers every encoding this libcurl can decode (gzip, deflate, ...) and decodes it for us.
         try set(CURLOPT_ACCEPT_ENCODING, "")
         // Refuse early when the server announces a larger body; the write callback catches the rest.
@@ -141,6 +147,9 @@ final class EasyHandle {
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge(request.maximumBodyBytes)) }
         let detail = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         if code == CURLE_OPERATION_TIMEDOUT { return .failure(.timeout(detail)) }
+        if code == CURLE_SSL_PINNEDPUBKEYNOTMATCH {
+            return .failure(.network("the server's public key does not match the pinned public key (\(detail))"))
+        }
         // Only a redirect can get here with another scheme: the first URL was checked before sending.
         if code == CURLE_UNSUPPORTED_PROTOCOL { return .failure(.network("a redirect to a URL that is not http(s) was refused: \(detail)")) }
         return .failure(.network(detail))

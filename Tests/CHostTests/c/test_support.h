@@ -51,13 +51,30 @@ static int test_checks = 0;
         }                                                                                              \
     } while (0)
 
+/* Built with -DBE_TEST_HOST_TRANSPORT, every sandbox_config() sends through host_transport.h's sockets, and
+ * after each test no socket of the process may be one the SDK opened. */
+#ifdef BE_TEST_HOST_TRANSPORT
+#define TEST_AFTER_EACH() host_transport_scan()
+#else
+#define TEST_AFTER_EACH() ((void)0)
+#endif
+
 #define RUN(test)                                                                                      \
     do {                                                                                               \
         int before_ = test_failures;                                                                   \
         test();                                                                                        \
+        TEST_AFTER_EACH();                                                                             \
         printf("%s %s\n", test_failures == before_ ? "ok  " : "FAIL", #test);                          \
         fflush(stdout);                                                                                \
     } while (0)
+
+#ifdef BE_TEST_HOST_TRANSPORT
+#include "host_transport.h"
+/* Tests that are about libcurl itself (compression, TLS, redirects) run only without the host transport. */
+#define LIBCURL_ONLY(test) ((void)(test))
+#else
+#define LIBCURL_ONLY(test) RUN(test)
+#endif
 
 /* The closing line: "N passed, N failed" counts checks. */
 static inline int test_finish(void) {
@@ -237,6 +254,9 @@ static be_config *sandbox_config(const char *api_key) {
     char storage[] = "/tmp/be-test-XXXXXX";
     be_config *config = be_config_new(api_key);
     snprintf(url, sizeof url, "%s/native/v4", sandbox_url());
+#ifdef BE_TEST_HOST_TRANSPORT
+    be_config_set_http_transport(config, host_transport_send, NULL);
+#endif
     if (!config || be_config_set_moments_url(config, url) != BE_OK || !mkdtemp(storage) ||
         be_config_set_storage_dir(config, storage) != BE_OK || be_config_set_engage_url(config, sandbox_url()) != BE_OK) {
         fprintf(stderr, "cannot configure for the sandbox: %s\n", be_last_error_message());

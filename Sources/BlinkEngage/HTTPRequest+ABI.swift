@@ -1,0 +1,65 @@
+public import CBlinkEngage
+import BlinkEngageCore
+
+/// The live request a host's `be_http_request *` names (its id as a pointer); nil once answered.
+private func exchange(_ request: OpaquePointer?) -> HostHTTPExchange? {
+    guard let request else { return nil }
+    return HostHTTPExchange.find(UInt64(UInt(bitPattern: request)))
+}
+
+@c @implementation
+public func be_http_request_method(_ request: OpaquePointer?) -> UnsafePointer<CChar>? { exchange(request)?.method.pointer }
+
+@c @implementation
+public func be_http_request_url(_ request: OpaquePointer?) -> UnsafePointer<CChar>? { exchange(request)?.url.pointer }
+
+@c @implementation
+public func be_http_request_header_count(_ request: OpaquePointer?) -> Int { exchange(request)?.headerNames.count ?? 0 }
+
+@c @implementation
+public func be_http_request_header_name(_ request: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    guard let names = exchange(request)?.headerNames, names.indices.contains(index) else { return nil }
+    return names[index].pointer
+}
+
+@c @implementation
+public func be_http_request_header_value(_ request: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    guard let values = exchange(request)?.headerValues, values.indices.contains(index) else { return nil }
+    return values[index].pointer
+}
+
+@c @implementation
+public func be_http_request_body(_ request: OpaquePointer?) -> UnsafeRawPointer? { exchange(request)?.body?.pointer }
+
+@c @implementation
+public func be_http_request_body_size(_ request: OpaquePointer?) -> Int { exchange(request)?.body?.count ?? 0 }
+
+@c @implementation
+public func be_http_request_timeout_ms(_ request: OpaquePointer?) -> UInt32 { exchange(request)?.timeoutMilliseconds ?? 0 }
+
+@c @implementation
+public func be_http_request_complete(
+    _ request: OpaquePointer?, _ status: Int32, _ header_lines: UnsafePointer<UnsafePointer<CChar>?>?, _ header_count: Int,
+    _ body: UnsafeRawPointer?, _ body_size: Int
+) -> be_status {
+    statusCall { () throws(EngineFailure) in
+        guard let request else { throw .invalidArgument("request is NULL") }
+        guard header_count == 0 || header_lines != nil else { throw .invalidArgument("header_lines is NULL") }
+        guard body_size == 0 || body != nil else { throw .invalidArgument("body is NULL") }
+        var lines: [String] = []
+        for index in 0..<max(header_count, 0) {
+            guard let line = header_lines![index] else { throw .invalidArgument("header line \(index) is NULL") }
+            lines.append(String(cString: line))  // invalid UTF-8 is repaired, never trusted
+        }
+        let bytes = body_size > 0 ? Array(UnsafeRawBufferPointer(start: body, count: body_size)) : []
+        try HostHTTPExchange.complete(UInt64(UInt(bitPattern: request)), status: Int(status), headerLines: lines, body: bytes)
+    }
+}
+
+@c @implementation
+public func be_http_request_fail(_ request: OpaquePointer?, _ message: UnsafePointer<CChar>?) -> be_status {
+    statusCall { () throws(EngineFailure) in
+        guard let request else { throw .invalidArgument("request is NULL") }
+        try HostHTTPExchange.fail(UInt64(UInt(bitPattern: request)), message: message.map { String(cString: $0) })
+    }
+}

@@ -1,0 +1,230 @@
+/* A host-supplied transport (be_config_set_http_transport) against the sandbox: what a request carries, every
+ * kind of request going through it, and hosts that misbehave: one that never answers, one that answers twice,
+ * one that answers from another thread after shutdown, and answers that are refused. Built with
+ * -DBE_TEST_HOST_TRANSPORT, so host_transport.h's socket transport is at hand and no socket may be the SDK's. */
+#define _GNU_SOURCE
+#include "test_support.h"
+
+/* ---- a transport that keeps its requests for the test to answer -------------------------------------- */
+
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    be_http_request *requests[64];
+    int count;
+    char method[16], url[512], user_agent[256], body[4096];
+    size_t body_size;
+    uint32_t timeout_ms;
+} held_requests;
+
+static held_requests held = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, {0}, 0, "", "", "", "", 0, 0};
+
+static void hold_send(be_http_request *request, void *user_data) {
+    size_t i;
+    CHECK(user_data == &held);
+    pthread_mutex_lock(&held.lock);
+    if (held.count < 64) held.requests[held.count++] = request;
+    snprintf(held.method, sizeof held.method, "%s", be_http_request_method(request));
+    snprintf(held.url, sizeof held.url, "%s", be_http_request_url(request));
+    for (i = 0; i < be_http_request_header_count(request); i++) {
+        if (strcmp(be_http_request_header_name(request, i), "User-Agent") == 0)
+            snprintf(held.user_agent, sizeof held.user_agent, "%s", be_http_request_header_value(request, i));
+    }
+    held.body_size = be_http_request_body_size(request);
+    if (held.body_size < sizeof held.body) {
+        memcpy(held.body, be_http_request_body(request) ? be_http_request_body(request) : "", held.body_size);
+        held.body[held.body_size] = 0;
+    }
+    held.timeout_ms = be_http_request_timeout_ms(request);
+    pthread_cond_broadcast(&held.changed);
+    pthread_mutex_unlock(&held.lock);
+}
+
+static be_http_request *wait_for_held(int count) {
+    be_http_request *request;
+    pthread_mutex_lock(&held.lock);
+    while (held.count < count) pthread_cond_wait(&held.changed, &held.lock);
+    request = held.requests[count - 1];
+    pthread_mutex_unlock(&held.lock);
+    return request;
+}
+
+static be_config *holding_config(uint32_t timeout_ms) {
+    be_config *config = sandbox_config("demo-key");
+    pthread_mutex_lock(&held.lock);
+    held.count = 0;
+    pthread_mutex_unlock(&held.lock);
+    CHECK_INT(be_config_set_http_transport(config, hold_send, &held), BE_OK);
+    CHECK_INT(be_config_set_timeout_ms(config, timeout_ms), BE_OK);
+    return config;
+}
+
+static be_moments_request *placement(void) {
+    be_moments_request *request = be_moments_request_new();
+    be_moments_request_set_payload(request, "placement", "checkout");
+    return request;
+}
+
+static const char *ok_lines[] = {"Content-Type: application/json", "X-Test: yes"};
+static const char *no_offers = "{\"data\": {\"offers\": [], \"count\": 0}}";
+
+static void test_a_request_carries_what_libcurl_would_send(void) {
+    be_config *config = holding_config(15000);
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement();
+    be_http_request *sent;
+    test_result r;
+    char expected[512];
+    CHECK_INT(be_config_set_user_agent(config, "HostApp/1.0"), BE_OK);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    sent = wait_for_held(1);
+    CHECK_STR(held.method, "POST");
+    snprintf(expected, sizeof expected, "%s/native/v4/offers.json?api_key=demo-key", sandbox_url());
+    CHECK_STR(held.url, expected);
+    CHECK_STR(held.user_agent, "HostApp/1.0");
+    CHECK(strstr(held.body, "\"placement\":\"checkout\"") != NULL);
+    CHECK_INT(held.timeout_ms, 15000);
+    CHECK(be_http_request_header_name(sent, 99) == NULL);
+    /* refused answers leave the request open */
+    CHECK_INT(be_http_request_complete(sent, 99, NULL, 0, NULL, 0), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_http_request_complete(sent, 600, NULL, 0, NULL, 0), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_http_request_complete(sent, 200, NULL, 2, NULL, 0), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_http_request_complete(sent, 200, NULL, 0, NULL, 5), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_http_request_complete(NULL, 200, NULL, 0, NULL, 0), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_http_request_fail(NULL, "x"), BE_ERR_INVALID_ARGUMENT);
+    CHECK(be_http_request_url(sent) != NULL);
+    /* the answer: the SDK decodes it as its own */
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, 2, no_offers, strlen(no_offers)), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    CHECK_STR(r.domain, BE_MOMENTS_ERROR_DOMAIN);
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_NO_OFFERS);
+    /* answered: the getters answer NULL and a second answer is refused */
+    CHECK(be_http_request_url(sent) == NULL);
+    CHECK_INT(be_http_request_body_size(sent), 0);
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, 2, no_offers, strlen(no_offers)), BE_ERR_INVALID_STATE);
+    CHECK_INT(be_http_request_fail(sent, "again"), BE_ERR_INVALID_STATE);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+static void test_a_host_that_never_answers_times_out_and_may_answer_late(void) {
+    be_config *config = holding_config(300);
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement();
+    be_http_request *sent;
+    test_result r;
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    sent = wait_for_held(1);
+    CHECK(test_result_wait(&r, 1)); /* the SDK's own timeout ends it */
+    CHECK_STR(r.domain, BE_MOMENTS_ERROR_DOMAIN);
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_NETWORK);
+    CHECK(strstr(r.message, "did not complete") != NULL);
+    CHECK(be_http_request_url(sent) != NULL); /* still the host's until it answers */
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, 2, no_offers, strlen(no_offers)), BE_OK); /* accepted, ignored */
+    CHECK_INT(r.calls, 1);
+    CHECK_INT(be_http_request_complete(sent, 200, NULL, 0, NULL, 0), BE_ERR_INVALID_STATE);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+static void *answer_later(void *argument) {
+    be_http_request *request = argument;
+    CHECK_INT(be_http_request_fail(request, "answered after shutdown"), BE_OK);
+    return NULL;
+}
+
+static void test_an_answer_from_another_thread_after_shutdown_is_ignored(void) {
+    be_config *config = holding_config(60000);
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement();
+    be_http_request *sent;
+    pthread_t thread;
+    test_result r;
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    sent = wait_for_held(1);
+    be_sdk_shutdown(sdk, 1000);
+    CHECK_INT(r.calls, 1);
+    CHECK_STR(r.domain, BE_CANCELLED_ERROR_DOMAIN);
+    CHECK(be_http_request_url(sent) != NULL);
+    pthread_create(&thread, NULL, answer_later, sent);
+    pthread_join(thread, NULL);
+    CHECK_INT(r.calls, 1);
+    CHECK(be_http_request_url(sent) == NULL);
+    test_result_dispose(&r);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+/* ---- every kind of request through the host's sockets ----------------------------------------------- */
+
+typedef struct {
+    test_result result;
+    int images, zone_ads;
+} counts;
+
+static void on_image(be_image *image, const be_error *error, void *user_data) {
+    counts *c = user_data;
+    if (image) c->images++;
+    test_result_record(&c->result, error);
+}
+
+static void on_zone_ad(be_zone_ad *ad, const be_error *error, void *user_data) {
+    counts *c = user_data;
+    if (ad) c->zone_ads++;
+    test_result_record(&c->result, error);
+}
+
+static void answer_twice(be_http_request *request, void *user_data) {
+    /* the socket transport answers, then a second answer must be refused */
+    host_exchange(request);
+    CHECK_INT(be_http_request_complete(request, 200, NULL, 0, NULL, 0), BE_ERR_INVALID_STATE);
+    (void)user_data;
+}
+
+static void test_images_and_zone_ads_go_through_the_host(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    counts c;
+    char url[512];
+    int sent_before = host_requests_sent;
+    memset(&c, 0, sizeof c);
+    test_result_init(&c.result);
+    snprintf(url, sizeof url, "%s/adAPI.php?AdID={zone}", sandbox_url());
+    CHECK_INT(be_config_set_zone_ad_url(config, url), BE_OK);
+    CHECK_INT(be_config_set_http_transport(config, answer_twice, NULL), BE_OK);
+    sandbox_reset();
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    snprintf(url, sizeof url, "%s/cdn/c/9001.png", sandbox_url());
+    CHECK_INT(be_sdk_fetch_image(sdk, url, on_image, &c), BE_OK);
+    CHECK_INT(be_sdk_fetch_zone_ad(sdk, "1", on_zone_ad, &c), BE_OK);
+    CHECK(test_result_wait(&c.result, 2));
+    CHECK(!c.result.has_error);
+    CHECK_INT(c.images, 1);
+    CHECK_INT(c.zone_ads, 1);
+    CHECK_INT(host_requests_sent - sent_before, 2);
+    CHECK_INT(sandbox_count("/cdn/c/9001.png"), 1);
+    host_transport_scan(); /* while the SDK runs, too */
+    be_sdk_shutdown(sdk, 1000);
+    test_result_dispose(&c.result);
+    be_config_free(config);
+}
+
+int main(void) {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    RUN(test_a_request_carries_what_libcurl_would_send);
+    RUN(test_a_host_that_never_answers_times_out_and_may_answer_late);
+    RUN(test_an_answer_from_another_thread_after_shutdown_is_ignored);
+    RUN(test_images_and_zone_ads_go_through_the_host);
+    curl_global_cleanup();
+    return test_finish();
+}
