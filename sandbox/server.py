@@ -472,6 +472,37 @@ def self_signed_context():
     return context
 
 
+def ca_signed_context(directory):
+    """A TLS context for 127.0.0.1 whose certificate is signed by a CA made here: DIRECTORY/ca.pem is that CA
+    (for clients to trust) and DIRECTORY/pin.txt the server key's sha256// pin. Made with the openssl tool."""
+    import base64
+    import hashlib
+    import ssl
+    import subprocess
+
+    def path(name):
+        return os.path.join(directory, name)
+
+    def openssl(*arguments, data=None):
+        return subprocess.run(["openssl"] + list(arguments), check=True, capture_output=True, input=data).stdout
+
+    os.makedirs(directory, exist_ok=True)
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=BlinkEngage Test CA",
+            "-keyout", path("ca-key.pem"), "-out", path("ca.pem"))
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", path("key.pem"),
+            "-out", path("server.csr"))
+    with open(path("san.cnf"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca-key.pem"),
+            "-CAcreateserial", "-days", "1", "-extfile", path("san.cnf"), "-out", path("cert.pem"))
+    public_key = openssl("pkey", "-in", path("key.pem"), "-pubout", "-outform", "DER")
+    with open(path("pin.txt"), "w") as f:
+        f.write("sha256//" + base64.b64encode(hashlib.sha256(public_key).digest()).decode())
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(path("cert.pem"), path("key.pem"))
+    return context
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: an ephemeral one)")
@@ -479,6 +510,8 @@ def main():
     parser.add_argument("--fixtures", default=os.path.join(HERE, "fixtures"))
     parser.add_argument("--tls", action="store_true",
                         help="serve https with a freshly made self-signed certificate (which clients must refuse)")
+    parser.add_argument("--tls-ca", metavar="DIRECTORY",
+                        help="serve https with a certificate signed by a CA made in DIRECTORY (ca.pem, pin.txt)")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="stop when standard input closes (so a test's server dies with the test)")
     args = parser.parse_args()
@@ -489,9 +522,10 @@ def main():
     ThreadingHTTPServer.daemon_threads = True
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     scheme = "http"
-    if args.tls:
+    if args.tls or args.tls_ca:
         scheme = "https"
-        server.socket = self_signed_context().wrap_socket(server.socket, server_side=True)
+        context = ca_signed_context(args.tls_ca) if args.tls_ca else self_signed_context()
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     sandbox.base_url = "%s://127.0.0.1:%d" % (scheme, server.server_address[1])
     print("listening on " + sandbox.base_url, flush=True)
 

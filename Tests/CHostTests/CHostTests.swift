@@ -56,5 +56,27 @@ final class CHostTests: XCTestCase {
 
     func testBeaconsAndEventsThroughAHostTransport() throws { try buildAndRun("test_screens", defines: Self.hostTransport) }
 
+    /// Proxies (HTTP and SOCKS5, sandbox/proxy.py) and a TLS sandbox signed by a CA made for the run.
+    func testProxyCAFileAndPinnedKey() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("be-network-\(getpid())-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tls = try SandboxProcess(extraArguments: ["--tls-ca", work.appendingPathComponent("ca").path])
+        defer { tls.stop() }
+        let log = work.appendingPathComponent("proxy.log")
+        let proxy = try SandboxProcess(extraArguments: ["--log", log.path],
+                                       script: ProjectPaths.root.appendingPathComponent("sandbox/proxy.py"))
+        defer { proxy.stop() }
+        let ports = proxy.firstLine.split(separator: " ").reduce(into: [String: String]()) { ports, field in
+            let parts = field.split(separator: "=")
+            if parts.count == 2 { ports[String(parts[0])] = String(parts[1]) }
+        }
+        let http = try XCTUnwrap(ports["http"], proxy.firstLine), socks = try XCTUnwrap(ports["socks"], proxy.firstLine)
+        try buildAndRun("test_network", environment: [
+            "BE_TLS_URL": tls.url, "BE_TLS_CA": work.appendingPathComponent("ca/ca.pem").path,
+            "BE_TLS_PIN": work.appendingPathComponent("ca/pin.txt").path, "BE_HTTP_PROXY": "http://127.0.0.1:\(http)",
+            "BE_SOCKS_PROXY": "socks5h://127.0.0.1:\(socks)", "BE_PROXY_LOG": log.path,
+        ])
+    }
+
     func testHostTransportsThatMisbehave() throws { try buildAndRun("test_host_transport", defines: Self.hostTransport) }
 }

@@ -6,13 +6,18 @@ import Foundation
 /// stops by itself (`--exit-on-stdin-eof`), so no server outlives its test.
 public final class SandboxProcess: @unchecked Sendable {
     public let url: String
+    /// The whole first line the server printed.
+    public let firstLine: String
     private let process: Process
     private let input: Pipe
 
-    public init(apiKey: String = "demo-key", extraArguments: [String] = []) throws {
+    /// Starts sandbox/server.py, or with `script` another loopback server of sandbox/ that takes
+    /// `--exit-on-stdin-eof` and names its port(s) on its first line.
+    public init(apiKey: String = "demo-key", extraArguments: [String] = [], script: URL? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", ProjectPaths.sandboxScript.path, "--exit-on-stdin-eof", "--api-key", apiKey] + extraArguments
+        process.arguments = script.map { ["python3", $0.path, "--exit-on-stdin-eof"] + extraArguments }
+            ?? ["python3", ProjectPaths.sandboxScript.path, "--exit-on-stdin-eof", "--api-key", apiKey] + extraArguments
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -27,6 +32,7 @@ public final class SandboxProcess: @unchecked Sendable {
             line.append(byte)
         }
         let text = String(decoding: line, as: UTF8.self)
+        firstLine = text
         guard let range = text.range(of: "http") else {
             process.terminate()
             throw SandboxFailure(message: "the sandbox did not start: \(text)")

@@ -16,6 +16,9 @@ static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
 static int host_sockets[HOST_MAX_SOCKETS];
 static int host_socket_count;
 static int host_requests_sent;
+/* Sockets the process had before any SDK started (inherited from the test runner), by "socket:[inode]". */
+static char host_inherited[64][128];
+static int host_inherited_count = -1;
 
 /* A socket recorded as the host's, made under the lock so a scan never sees it unrecorded. */
 static int host_open_socket(void) {
@@ -40,11 +43,15 @@ static void host_close_socket(int fd) {
     pthread_mutex_unlock(&host_lock);
 }
 
-/* Checks that every socket in /proc/self/fd is the host transport's. */
+/* Checks that every socket in /proc/self/fd is the host transport's (or was there before any SDK started: the
+ * first scan, from sandbox_config(), only records those). */
 static void host_transport_scan(void) {
     DIR *directory;
     struct dirent *entry;
+    int recording;
     pthread_mutex_lock(&host_lock);
+    recording = host_inherited_count < 0;
+    if (recording) host_inherited_count = 0;
     directory = opendir("/proc/self/fd");
     while (directory && (entry = readdir(directory)) != NULL) {
         char path[300], target[128];
@@ -56,7 +63,12 @@ static void host_transport_scan(void) {
         if (n <= 0) continue;
         target[n] = 0;
         if (strncmp(target, "socket:", 7) != 0 || fd == dirfd(directory)) continue;
+        if (recording) {
+            if (host_inherited_count < 64) snprintf(host_inherited[host_inherited_count++], 128, "%s", target);
+            continue;
+        }
         for (i = 0; i < host_socket_count; i++) ours |= host_sockets[i] == fd;
+        for (i = 0; i < host_inherited_count; i++) ours |= strcmp(host_inherited[i], target) == 0;
         if (!ours) fprintf(stderr, "socket fd %d (%s) was not opened by the host transport\n", fd, target);
         CHECK(ours);
     }

@@ -255,6 +255,7 @@ static be_config *sandbox_config(const char *api_key) {
     be_config *config = be_config_new(api_key);
     snprintf(url, sizeof url, "%s/native/v4", sandbox_url());
 #ifdef BE_TEST_HOST_TRANSPORT
+    if (host_inherited_count < 0) host_transport_scan(); /* the first call records the runner's sockets */
     be_config_set_http_transport(config, host_transport_send, NULL);
 #endif
     if (!config || be_config_set_moments_url(config, url) != BE_OK || !mkdtemp(storage) ||
