@@ -2,6 +2,7 @@
 # make demo-window  the offer unit in an SDL2 window (under Xvfb with a screenshot when there is no display)
 # make test   runs every test (engine, C hosts, header/exports, valgrind, the release library)
 # make dist   builds the self-contained release library into dist/
+# make cli    builds the blinkengage command into dist/bin (make install installs it with its man page)
 # make bench  runs the benchmarks under bench/
 # make install PREFIX=/usr/local   installs the release library, header, pkg-config file and CMake package
 # make docs   renders the API reference from the header into build/docs/html
@@ -17,7 +18,7 @@ CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo demo-window test dist bench install docs clean fuzz check-tsan check-asan
+.PHONY: all deps build demo demo-window test dist cli bench install docs clean fuzz check-tsan check-asan
 
 all: build
 
@@ -33,7 +34,7 @@ demo: build
 demo-window: build
 	@scripts/demo-window.sh "$(DEBUG_DIR)"
 
-test: build dist docs
+test: build cli docs
 	BLINKENGAGE_LIBRARY="$(DIST)/lib/libblinkengage.so.1" python3 -m pytest -q -p no:cacheprovider bindings/python/tests
 	$(SWIFT) build --build-tests
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
@@ -60,8 +61,15 @@ dist: deps
 	scripts/install.sh "$(DIST)" "$(DIST)" "$(VERSION)"
 	@echo "dist: $$(du -h "$(DIST)/lib/libblinkengage.so.1" | cut -f1) unstripped"
 
+# The blinkengage command, over the public API of the release library (found beside it, in ../lib).
+cli: dist
+	mkdir -p "$(DIST)/bin"
+	gcc $(CFLAGS_STRICT) -O2 -I include cli/blinkengage.c -o "$(DIST)/bin/blinkengage" \
+	  -L "$(DIST)/lib" -lblinkengage -Wl,-rpath,'$$ORIGIN/../lib'
+	scripts/install.sh "$(DIST)" "$(DIST)" "$(VERSION)"
+
 install:
-	@[ -f "$(DIST)/lib/libblinkengage.so.1" ] || $(MAKE) dist
+	@[ -f "$(DIST)/bin/blinkengage" ] || $(MAKE) cli
 	scripts/install.sh "$(DIST)" "$(PREFIX)" "$(VERSION)"
 
 # The API reference; undocumented public functions and other warnings fail it.

@@ -852,6 +852,37 @@ int be_image_is_from_cache(const be_image *image);
 /** @} */
 
 /**
+ * @defgroup storage Storage inspection
+ * @{
+ */
+
+/** What a storage directory holds (be_storage_inspect()). Grows at its end; set `struct_size` first. */
+typedef struct be_storage_info {
+    uint32_t struct_size;       /**< set by the caller to sizeof(be_storage_info) */
+    uint64_t beacons_queued;    /**< beacons waiting for delivery */
+    uint64_t events_queued;     /**< feed and zone ad events waiting for delivery */
+    uint64_t oldest_item_age_s; /**< seconds since the oldest waiting item was reported; 0 with none */
+    uint64_t database_bytes;    /**< blinkengage.db with its write-ahead log */
+    uint64_t image_cache_bytes; /**< the disk cache of images */
+    uint64_t image_cache_files; /**< images in it */
+    int has_identity;           /**< non-zero when a user identity is stored */
+} be_storage_info;
+
+/**
+ * Reads what the storage of `api_key` under `storage_dir` holds, without starting an SDK and without changing
+ * anything (the database is opened read-only; nothing is created, delivered or deleted). Safe while an SDK,
+ * in this or another process, uses the directory.
+ * @param storage_dir the root given to be_config_set_storage_dir().
+ * @param api_key the API key whose storage to read.
+ * @param[out] out_info filled up to its `struct_size`.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL, invalid UTF-8 or an unset struct_size; BE_ERR_NOT_FOUND when
+ *         there is no storage for the key there; BE_ERR_IO when the database cannot be read. Any thread.
+ */
+be_status be_storage_inspect(const char *storage_dir, const char *api_key, be_storage_info *out_info);
+
+/** @} */
+
+/**
  * @defgroup transport Host-supplied transport
  * The request a be_http_send_fn receives, and how the host answers it. Every getter borrows from the request:
  * the pointers stay valid until the host completes or fails it. Getters answer NULL or 0 for a request that

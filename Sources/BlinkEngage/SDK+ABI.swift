@@ -75,3 +75,30 @@ public func be_sdk_get_stats(_ sdk: OpaquePointer?, _ out_stats: UnsafeMutablePo
         }
     }
 }
+
+@c @implementation
+public func be_storage_inspect(
+    _ storage_dir: UnsafePointer<CChar>?, _ api_key: UnsafePointer<CChar>?, _ out_info: UnsafeMutablePointer<be_storage_info>?
+) -> be_status {
+    statusCall { () throws(EngineFailure) in
+        let root = try hostString(storage_dir, "storage_dir"), key = try hostString(api_key, "api_key")
+        guard let out_info else { throw .invalidArgument("out_info is NULL") }
+        let size = Int(out_info.pointee.struct_size)
+        guard size >= MemoryLayout<UInt32>.size else { throw .invalidArgument("out_info->struct_size is not set") }
+        let info = try StorageInspection.inspect(root: root, apiKey: key)
+        var filled = be_storage_info()
+        filled.struct_size = UInt32(min(size, MemoryLayout<be_storage_info>.size))
+        filled.beacons_queued = info.beaconsQueued
+        filled.events_queued = info.eventsQueued
+        filled.oldest_item_age_s = info.oldestItemAgeSeconds
+        filled.database_bytes = info.databaseBytes
+        filled.image_cache_bytes = info.imageCacheBytes
+        filled.image_cache_files = info.imageCacheFiles
+        filled.has_identity = info.hasIdentity ? 1 : 0
+        // Copy only as many bytes as the caller's (possibly older, smaller) struct holds.
+        let byteCount = Int(filled.struct_size)
+        withUnsafeBytes(of: &filled) { source in
+            UnsafeMutableRawPointer(out_info).copyMemory(from: source.baseAddress!, byteCount: byteCount)
+        }
+    }
+}

@@ -43,6 +43,16 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(run.output.contains("3 offers"), run.output)
     }
 
+    func testTheInstalledCommandFindsItsLibraryManPageAndSandbox() throws {
+        let command = prefix.appendingPathComponent("bin/blinkengage")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/man/man1/blinkengage.1").path))
+        // A bare environment: the library comes from ../lib, the sandbox from ../share/blinkengage.
+        let run = try Command.run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", command.path, "offers", "--sandbox", "--json",
+                                                   "--storage", work.path])
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.hasPrefix("{\"count\": 3, "), run.output)
+    }
+
     private var example: String { ProjectPaths.root.appendingPathComponent("examples-c/moments_offers.c").path }
 
     func testInstalledTreeHasTheSonameLinkHeaderAndPackageFiles() throws {

@@ -9,12 +9,7 @@ import Musl
 public enum StorageLocation {
     /// The 64-bit FNV-1a hash of the key's UTF-8 bytes as 16 lower-case hex digits.
     public static func directoryName(forAPIKey apiKey: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in apiKey.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(apiKey.utf8), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
@@ -30,9 +25,14 @@ public enum StorageLocation {
         return nil
     }
 
+    /// The key's directory below `root` (made or not).
+    public static func directory(root: String, apiKey: String) -> String {
+        (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/" + directoryName(forAPIKey: apiKey)
+    }
+
     /// Creates (0700) and checks the key's directory below `root`; returns its path.
     public static func prepare(root: String, apiKey: String) throws(EngineFailure) -> String {
-        let directory = (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/" + directoryName(forAPIKey: apiKey)
+        let directory = self.directory(root: root, apiKey: apiKey)
         try makeDirectories(directory)
         guard access(directory, W_OK | X_OK | R_OK) == 0 else {
             throw .io("the storage directory \(directory) is not writable (\(String(cString: strerror(errno))))")

@@ -101,6 +101,20 @@ final class Database: Sendable {
         }
     }
 
+    /// Opens the database at `path` read-only for `body` (an inspection that must change nothing, not even
+    /// create a missing file), then closes it.
+    static func readOnly<Result>(path: String, _ body: (Session) throws(EngineFailure) -> Result) throws(EngineFailure) -> Result {
+        var handle: OpaquePointer?
+        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        guard opened == SQLITE_OK, let handle else {
+            if let handle { sqlite3_close_v2(handle) }
+            throw .io("cannot open \(path): \(String(cString: sqlite3_errstr(opened)))")
+        }
+        let connection = Connection(handle)  // closes the handle when the inspection ends
+        try execute(handle, "PRAGMA busy_timeout = 5000")
+        return try body(Session(connection: connection))
+    }
+
     /// After erasure: moves everything into the main file and empties the WAL, then rebuilds the file, so no
     /// deleted row survives in a WAL frame or a free page.
     func scrub() {

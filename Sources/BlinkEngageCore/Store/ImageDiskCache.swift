@@ -125,11 +125,7 @@ struct ImageDiskCache {
                           bytes: StableBytes(Array(bytes[offset..<checksumAt])))
     }
 
-    static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return hash
-    }
+    static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 { FNV1a.hash(bytes) }
 
     private static func append(_ value: UInt64, bytes count: Int, to output: inout [UInt8]) {
         for index in 0..<count { output.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }

@@ -1,0 +1,47 @@
+/// What a storage directory holds, read without starting an SDK and without changing anything
+/// (`be_storage_inspect`, `blinkengage stats`).
+public struct StorageInfo: Sendable, Equatable {
+    public var beaconsQueued: UInt64 = 0
+    public var eventsQueued: UInt64 = 0
+    /// Seconds since the oldest queued item was reported; 0 with none.
+    public var oldestItemAgeSeconds: UInt64 = 0
+    /// The database with its write-ahead log.
+    public var databaseBytes: UInt64 = 0
+    public var imageCacheBytes: UInt64 = 0
+    public var imageCacheFiles: UInt64 = 0
+    public var hasIdentity = false
+}
+
+public enum StorageInspection {
+    /// The storage of `apiKey` under `root` (the directory given to `be_config_set_storage_dir`).
+    public static func inspect(root: String, apiKey: String) throws(EngineFailure) -> StorageInfo {
+        let directory = StorageLocation.directory(root: root, apiKey: apiKey)
+        let path = directory + "/" + Database.fileName
+        guard FileIO.isReadableFile(path) else { throw .notFound("no storage for this API key under \(root)") }
+        var info = StorageInfo()
+        let now = WallClock.milliseconds()
+        try Database.readOnly(path: path) { session throws(EngineFailure) in
+            try session.run("SELECT kind, COUNT(*), MIN(created_ms) FROM outbox GROUP BY kind") { row throws(EngineFailure) in
+                let count = UInt64(max(row.integer(1), 0))
+                switch row.integer(0) {
+                case SQLiteOutboxStore.beaconKind: info.beaconsQueued = count
+                case SQLiteOutboxStore.eventKind: info.eventsQueued = count
+                default: break
+                }
+                let (age, overflow) = now.subtractingReportingOverflow(row.integer(2))
+                if !overflow, age > 0 { info.oldestItemAgeSeconds = max(info.oldestItemAgeSeconds, UInt64(age / 1000)) }
+            }
+            try session.run("SELECT COUNT(*) FROM settings WHERE key = 'current_identity'") { row throws(EngineFailure) in
+                info.hasIdentity = row.integer(0) > 0
+            }
+        }
+        for file in FileIO.listing(directory) where file.name.hasPrefix(Database.fileName) && !file.name.containsText(".corrupt-") {
+            info.databaseBytes += UInt64(file.size)
+        }
+        for file in FileIO.listing(directory + "/images") where file.name.hasSuffix(".img") {
+            info.imageCacheBytes += UInt64(file.size)
+            info.imageCacheFiles += 1
+        }
+        return info
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The blinkengage command (cli/blinkengage.c) against its own sandbox: every subcommand as a table and as JSON,
+/// its help, and its error paths with their exit status (0 success, 1 the service said no, 2 usage).
+final class CLITests: XCTestCase {
+    /// The command, compiled once for all tests with the strict flags against the built library.
+    private static let build: (binary: URL, result: CommandResult?) = {
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("be-cli-\(getpid())")
+        let library = ProjectPaths.libraryDirectory.path
+        let result = try? Command.run("gcc", CHostTests.strictFlags + [
+            "-I", ProjectPaths.root.appendingPathComponent("include").path,
+            ProjectPaths.root.appendingPathComponent("cli/blinkengage.c").path, "-o", binary.path,
+            "-L", library, "-lblinkengage", "-Wl,-rpath,\(library)",
+        ])
+        return (binary, result)
+    }()
+    private static var binary: URL? { build.binary }
+    private var sandbox: SandboxProcess!
+    private var storage: URL!
+
+    override func setUpWithError() throws {
+        let built = try XCTUnwrap(Self.build.result, "gcc did not run")
+        XCTAssertEqual(built.status, 0, "compiling cli/blinkengage.c failed:\n\(built.output)")
+        guard built.status == 0 else { return }
+        sandbox = try SandboxProcess()
+        storage = FileManager.default.temporaryDirectory.appendingPathComponent("be-cli-storage-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        if sandbox != nil { sandbox.stop() }
+        if let storage { try? FileManager.default.removeItem(at: storage) }
+    }
+
+    /// Runs the command with the sandbox's URLs and a storage of the test's own; output and error apart.
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = Self.binary!
+        let urls = ["--moments-url", sandbox.url + "/native/v4", "--engage-url", sandbox.url, "--storage", storage.path]
+        process.arguments = arguments.first.map { ["offers", "feed", "image"].contains($0) } == true
+            ? [arguments[0]] + urls + arguments.dropFirst() : arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    private func json(_ text: String) throws -> [String: Any] {
+        XCTAssertEqual(text.filter { $0 == "\n" }.count, 1, "one line: \(text)")
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    }
+
+    func testOffersAsATableAndAsJSON() throws {
+        let table = try run(["offers", "--key", "demo-key", "--placement", "checkout", "--payload", "country=DE"])
+        XCTAssertEqual(table.status, 0, table.err)
+        let lines = table.out.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("ID    TITLE") == true, table.out)
+        // Aligned by characters, not bytes: each row's advertiser starts where its heading does.
+        let column = try XCTUnwrap(lines.first?.range(of: "ADVERTISER")).lowerBound
+        let headingOffset = lines[0].distance(from: lines[0].startIndex, to: column)
+        for (row, advertiser) in [(1, "Streamly"), (2, "Café Olé"), (3, "Taskr")] {
+            let line = lines[row]
+            let found = try XCTUnwrap(line.range(of: advertiser, options: .backwards), String(line))
+            XCTAssertEqual(line.distance(from: line.startIndex, to: found.lowerBound), headingOffset, String(line))
+        }
+        XCTAssertEqual(lines.last, "3 offers")
+        XCTAssertFalse(table.out.contains("\u{1b}["), "no colour into a pipe")
+        let requests = try sandbox.requests()
+        XCTAssertTrue((requests.last?["body"] as? String)?.contains("\"country\":\"DE\"") == true, "\(requests)")
+
+        let answer = try run(["offers", "--key", "demo-key", "--json"])
+        XCTAssertEqual(answer.status, 0, answer.err)
+        let object = try json(answer.out)
+        XCTAssertEqual(object["count"] as? Int, 3)
+        let offers = try XCTUnwrap(object["offers"] as? [[String: Any]])
+        XCTAssertEqual(offers.map { $0["id"] as? String }, ["4001", "4002", "4003"])
+        XCTAssertEqual(offers[0]["advertiser_name"] as? String, "Streamly")
+        XCTAssertTrue(answer.out.hasPrefix("{\"count\": 3, \"offers\": [{\"id\": \"4001\", \"title\": "), "stable order")
+    }
+
+    func testFeedAsATableAndAsJSON() throws {
+        let table = try run(["feed", "--key", "demo-key", "--user", "cli-user"])
+        XCTAssertEqual(table.status, 0, table.err)
+        XCTAssertTrue(table.out.hasPrefix("GROUP          ID    TITLE\nEntertainment  4001"), table.out)
+        XCTAssertTrue(table.out.contains("3 offers in 2 groups"), table.out)
+        let answer = try run(["feed", "--key", "demo-key", "--user", "cli-user", "--json"])
+        XCTAssertEqual(answer.status, 0, answer.err)
+        let groups = try XCTUnwrap(try json(answer.out)["groups"] as? [[String: Any]])
+        XCTAssertEqual(groups.map { $0["id"] as? String }, ["g_entertainment", "g_food"])
+    }
+
+    func testZoneAdsAndTheirErrors() throws {
+        let template = sandbox.url + "/api/adAPI.php?AdID={zone}"
+        let table = try run(["zone-ad", "--url", template, "1"])
+        XCTAssertEqual(table.status, 0, table.err)
+        XCTAssertTrue(table.out.hasPrefix("zone   1\nshown  yes\nimage  \(sandbox.url)/cdn/zones/1/banner.png\n"), table.out)
+        let answer = try json(try run(["zone-ad", "--url", template, "2", "--json"]).out)
+        XCTAssertEqual(answer["enabled"] as? Bool, false)
+        let malformed = try run(["zone-ad", "--url", template, "5"])
+        XCTAssertEqual(malformed.status, 1)
+        XCTAssertTrue(malformed.err.hasPrefix("blinkengage: BlinkEngageZoneAd 1: "), malformed.err)
+        XCTAssertEqual(try run(["zone-ad", "1"]).status, 2, "no template")
+        XCTAssertEqual(try run(["zone-ad", "--url", "no-zone-here", "1"]).status, 2)
+    }
+
+    func testImagesToAFileAndAsJSON() throws {
+        let file = storage.appendingPathComponent("creative.png")
+        try FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
+        let url = sandbox.url + "/cdn/c/9001.png"
+        let first = try run(["image", url, "-o", file.path])
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertEqual(first.out, "wrote 427 bytes of image/png to \(file.path)\n")
+        XCTAssertEqual(try Data(contentsOf: file), try Data(contentsOf: ProjectPaths.fixtures.appendingPathComponent("images/offer.png")))
+        let second = try json(try run(["image", url, "-o", file.path, "--json"]).out)
+        XCTAssertEqual(second["from_cache"] as? Bool, true, "the disk cache of the same storage answered")
+        XCTAssertEqual(second["bytes"] as? Int, 427)
+        let refused = try run(["image", sandbox.url + "/cdn/page.png?type=text/html", "-o", file.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.hasPrefix("blinkengage: BlinkEngageImage 3: "), refused.err)
+        XCTAssertEqual(try run(["image", url]).status, 2, "no -o")
+    }
+
+    func testStatsOfAStorageDirectory() throws {
+        XCTAssertEqual(try run(["feed", "--key", "demo-key", "--user", "cli-user"]).status, 0)
+        let table = try run(["stats", "--storage", storage.path])
+        XCTAssertEqual(table.status, 0, table.err)
+        XCTAssertTrue(table.out.contains("identity        set\n"), table.out)
+        let answer = try json(try run(["stats", "--storage", storage.path, "--json"]).out)
+        XCTAssertEqual(answer["has_identity"] as? Bool, true)
+        XCTAssertGreaterThan(answer["database_bytes"] as? Int ?? 0, 0)
+        let missing = try run(["stats", "--storage", storage.path, "--key", "another-key"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.err.contains("no storage for this API key"), missing.err)
+    }
+
+    func testTheSandboxOptionStartsItsOwn() throws {
+        let run = try self.run(["offers", "--sandbox", "--json", "--storage", storage.path],
+                               environment: ["BLINKENGAGE_SANDBOX": ProjectPaths.sandboxScript.path])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertEqual(try json(run.out)["count"] as? Int, 3)
+    }
+
+    func testHelpVersionAndUsageErrors() throws {
+        for command in ["offers", "feed", "zone-ad", "image", "stats"] {
+            let help = try run([command, "--help"])
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(help.out.hasPrefix("usage: blinkengage \(command) "), help.out)
+        }
+        XCTAssertTrue(try run(["--help"]).out.contains("commands:"))
+        XCTAssertTrue(try run(["--version"]).out.hasPrefix("blinkengage "))
+        for (arguments, words) in [
+            ([], "usage: blinkengage COMMAND"), (["bogus"], "unknown command bogus"), (["offers"], "offers needs --key"),
+            (["offers", "--key"], "--key needs a value"), (["offers", "--key", "k", "--frobnicate"], "unknown option --frobnicate"),
+            (["offers", "--key", "k", "--payload", "novalue"], "--payload takes NAME=VALUE"),
+            (["feed", "--key", "k"], "feed needs --user"), (["offers", "--key", "k", "--timeout-ms", "0"], "--timeout-ms"),
+            (["stats"], "stats needs --storage"),
+        ] as [([String], String)] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.err)")
+            XCTAssertTrue(result.err.contains(words), "\(arguments): \(result.err)")
+            XCTAssertEqual(result.out, "", "errors go to stderr")
+        }
+    }
+
+    func testServiceErrorsSayTheirDomainCodeAndStatus() throws {
+        let refused = try run(["offers", "--key", "wrong-key"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.hasPrefix("blinkengage: BlinkEngageMoments 6: "), refused.err)
+        XCTAssertTrue(refused.err.hasSuffix("(HTTP 401)\n"), refused.err)
+    }
+
+    func testHeadingsAreBoldOnATerminalUnlessNoColor() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1) for a terminal") }
+        // The runner's own environment may carry NO_COLOR: the colour case removes it, the plain case sets it.
+        let command = "\(Self.binary!.path) offers --key demo-key --moments-url \(sandbox.url)/native/v4 --storage \(storage.path)"
+        let colored = try Command.run("/usr/bin/script", ["-qec", "env -u NO_COLOR TERM=xterm \(command)", "/dev/null"])
+        XCTAssertTrue(colored.output.contains("\u{1b}[1mID\u{1b}[0m"), colored.output.debugDescription)
+        let plain = try Command.run("/usr/bin/script", ["-qec", "env NO_COLOR=1 TERM=xterm \(command)", "/dev/null"])
+        XCTAssertFalse(plain.output.contains("\u{1b}["), plain.output)
+    }
+}
