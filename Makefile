@@ -41,6 +41,7 @@ test: build cli docs
 	scripts/fuzz.sh run 3
 	scripts/check-sanitizer.sh thread
 	scripts/check-sanitizer.sh address
+	cd bindings/rust && BLINKENGAGE_LIB_DIR="$(DIST)/lib" cargo test --offline
 
 # Every fuzz target: its seed corpus replayed, then new inputs for FUZZ_SECONDS each.
 fuzz: deps

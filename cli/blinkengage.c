@@ -192,7 +192,7 @@ static void table_print(const table *t) {
 
 static pid_t sandbox_pid = -1;
 static int sandbox_stdin = -1;
-static char sandbox_base[256];
+static char sandbox_base[512];
 
 /* sandbox/server.py: $BLINKENGAGE_SANDBOX, else beside the installed program, else in a source tree. */
 static int find_sandbox(char *path, size_t size) {
@@ -701,7 +701,7 @@ static int parse(int argc, char **argv, options *o, int *help) {
 int main(int argc, char **argv) {
     options o;
     int help = 0, status;
-    char moments[300], zone[320];
+    char moments[600], zone[640];
     memset(&o, 0, sizeof o);
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
         printf("blinkengage %s\n", be_version());

@@ -24,6 +24,9 @@ pkg-config --exists sdl2 SDL2_image SDL2_ttf 2>/dev/null || missing+=(libsdl2-de
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 command -v xvfb-run >/dev/null || missing+=(xvfb)
 command -v xauth >/dev/null || missing+=(xauth)
+# The Rust crate: cargo (Debian's, when the machine has none) and bindgen, which checks its declarations.
+command -v cargo >/dev/null || missing+=(cargo)
+command -v bindgen >/dev/null || missing+=(bindgen)
 
 install_python_tools() {
   python3 -c 'import pytest' 2>/dev/null && return 0

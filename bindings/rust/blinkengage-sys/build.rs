@@ -1,0 +1,22 @@
+//! Finds libblinkengage: `BLINKENGAGE_LIB_DIR` (a folder with libblinkengage.so), else pkg-config's
+//! `blinkengage` (make install writes blinkengage.pc), else the linker's default path. The folder found is
+//! also the run-time search path of what links this crate, so tests and examples run without LD_LIBRARY_PATH.
+use std::env;
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=BLINKENGAGE_LIB_DIR");
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
+    let directory = env::var("BLINKENGAGE_LIB_DIR").ok().filter(|d| !d.is_empty()).or_else(|| {
+        let output = Command::new("pkg-config").args(["--variable=libdir", "blinkengage"]).output().ok()?;
+        let text = String::from_utf8(output.stdout).ok()?;
+        output.status.success().then(|| text.trim().to_string()).filter(|d| !d.is_empty())
+    });
+    if let Some(directory) = directory {
+        println!("cargo:rustc-link-search=native={directory}");
+        println!("cargo:rustc-link-arg=-Wl,-rpath,{directory}");
+        // `links = "blinkengage"`: crates that depend on this one read it as DEP_BLINKENGAGE_LIBDIR.
+        println!("cargo:libdir={directory}");
+    }
+    println!("cargo:rustc-link-lib=dylib=blinkengage");
+}
