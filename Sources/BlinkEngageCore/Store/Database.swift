@@ -36,37 +36,69 @@ final class Database: Sendable {
         }
     }
 
+    /// Why opening failed: only damage moves the file aside. A database that is busy (another process is
+    /// creating it or checkpointing) or cannot be opened at all is never mistaken for a damaged one, or two
+    /// processes starting together would each move the other's live file away.
+    private enum OpenFailure: Error {
+        case damaged(String)
+        case busy(String)
+        case unavailable(String)
+
+        var message: String {
+            switch self {
+            case .damaged(let m), .busy(let m), .unavailable(let m): return m
+            }
+        }
+
+        init(_ code: Int32, _ message: String) {
+            switch code & 0xFF {
+            case SQLITE_CORRUPT, SQLITE_NOTADB: self = .damaged(message)
+            case SQLITE_BUSY, SQLITE_LOCKED: self = .busy(message)
+            default: self = .unavailable(message)
+            }
+        }
+    }
+
     /// Opens (creating when absent) the database in `directory` and applies `schema`.
     init(directory: String, schema: [String]) throws(EngineFailure) {
         path = directory + "/" + Self.fileName
         var outcome = OpenOutcome.opened
         var opened: OpaquePointer?
-        do {
-            opened = try Self.openChecked(path, schema: schema)
-        } catch let damage {
-            let aside = "\(path).corrupt-\(WallClock.milliseconds() / 1000)"
-            for suffix in ["", "-wal", "-shm"] { rename(path + suffix, aside + suffix) }
-            outcome = .recovered(movedTo: aside, reason: damage.message)
-            opened = try Self.openChecked(path, schema: schema)
+        var attempts = 0
+        while opened == nil {
+            do throws(OpenFailure) {
+                opened = try Self.openChecked(path, schema: schema)
+            } catch .damaged(let reason) {
+                guard case .opened = outcome else { throw .io("\(path) is damaged again after a fresh start: \(reason)") }
+                let aside = "\(path).corrupt-\(WallClock.milliseconds() / 1000)"
+                for suffix in ["", "-wal", "-shm"] { rename(path + suffix, aside + suffix) }
+                outcome = .recovered(movedTo: aside, reason: reason)
+            } catch .busy(let reason) {
+                // Each statement already waited up to the busy timeout; a few more rounds, then give up.
+                attempts += 1
+                guard attempts < 5 else { throw .io("\(path) stays locked: \(reason)") }
+            } catch {
+                throw .io(error.message)
+            }
         }
         connection = Locked(Connection(opened!))
         openOutcome = outcome
     }
 
-    private static func openChecked(_ path: String, schema: [String]) throws(EngineFailure) -> OpaquePointer {
+    private static func openChecked(_ path: String, schema: [String]) throws(OpenFailure) -> OpaquePointer {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK, let handle else {
             if let handle { sqlite3_close_v2(handle) }
-            throw .io("cannot open \(path): \(String(cString: sqlite3_errstr(result)))")
+            throw OpenFailure(result, "cannot open \(path): \(String(cString: sqlite3_errstr(result)))")
         }
         chmod(path, 0o600)
         do {
             // Another process may hold a write lock for a moment: wait for it rather than fail.
             try execute(handle, "PRAGMA busy_timeout = 5000")
-            try check(handle, "PRAGMA quick_check", expecting: "ok")
-            try check(handle, "PRAGMA journal_mode = WAL", expecting: "wal")
+            try check(handle, "PRAGMA quick_check", expecting: "ok", otherAnswerIsDamage: true)
+            try check(handle, "PRAGMA journal_mode = WAL", expecting: "wal", otherAnswerIsDamage: false)
             try execute(handle, "PRAGMA synchronous = NORMAL")
             // Deleted rows are overwritten, not left in free pages: erasure must leave nothing of the user.
             try execute(handle, "PRAGMA secure_delete = ON")
@@ -78,26 +110,31 @@ final class Database: Sendable {
         }
     }
 
-    private static func execute(_ handle: OpaquePointer, _ sql: String) throws(EngineFailure) {
+    private static func execute(_ handle: OpaquePointer, _ sql: String) throws(OpenFailure) {
         var message: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
         guard result == SQLITE_OK else {
-            throw .io("\(sql): \(message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result)))")
+            throw OpenFailure(result, "\(sql): \(message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result)))")
         }
     }
 
-    /// Runs a one-row pragma and requires its first column to read `expected`.
-    private static func check(_ handle: OpaquePointer, _ sql: String, expecting expected: String) throws(EngineFailure) {
+    /// Runs a one-row pragma and requires its first column to read `expected`. A different answer is damage
+    /// only where it says so (quick_check lists problems); an error is classified by its code.
+    private static func check(_ handle: OpaquePointer, _ sql: String, expecting expected: String,
+                              otherAnswerIsDamage: Bool) throws(OpenFailure) {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw .io("\(sql): \(String(cString: sqlite3_errmsg(handle)))")
+        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard prepared == SQLITE_OK, let statement else {
+            throw OpenFailure(prepared, "\(sql): \(String(cString: sqlite3_errmsg(handle)))")
         }
         defer { sqlite3_finalize(statement) }
         let step = sqlite3_step(statement)
-        let answer = step == SQLITE_ROW ? sqlite3_column_text(statement, 0).map { String(cString: $0) } : nil
-        guard let answer, answer.lowercased() == expected else {
-            throw .io("\(sql) answered \(answer ?? String(cString: sqlite3_errstr(step)))")
+        guard step == SQLITE_ROW else { throw OpenFailure(step, "\(sql): \(String(cString: sqlite3_errstr(step)))") }
+        let answer = sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
+        guard answer.lowercased() == expected else {
+            let reason = "\(sql) answered \(answer)"
+            throw otherAnswerIsDamage ? .damaged(reason) : .unavailable(reason)
         }
     }
 
@@ -111,7 +148,7 @@ final class Database: Sendable {
             throw .io("cannot open \(path): \(String(cString: sqlite3_errstr(opened)))")
         }
         let connection = Connection(handle)  // closes the handle when the inspection ends
-        try execute(handle, "PRAGMA busy_timeout = 5000")
+        sqlite3_busy_timeout(handle, 5000)
         return try body(Session(connection: connection))
     }
 

@@ -206,7 +206,13 @@ public final class Outbox: Sendable {
             let id = storedID ?? state.nextMemoryID
             if storedID == nil { state.nextMemoryID -= 1 }
             let item = OutboxItem(id: id, createdMilliseconds: created, payload: payload)
-            state.queue.append(item, memoryOnly: storedID == nil)
+            if let storedID, storedID <= state.lastLoadedID {
+                // Between the insert and this lock the delivery thread read the row from the store: it is
+                // queued from there, or already delivered and deleted. Queueing it again would send it twice.
+                state.queue.countQueued(item)
+            } else {
+                state.queue.append(item, memoryOnly: storedID == nil)
+            }
             state.wake = true
             // An event behind a batch in flight goes out when that batch's answer wakes the thread: no wake now.
             let sendableNow = !(item.isEvent && state.queue.eventBatchInFlight)

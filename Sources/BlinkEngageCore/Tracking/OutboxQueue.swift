@@ -86,10 +86,15 @@ struct OutboxQueue {
     /// The delivery thread may have read the row from the store between its insert and this call: then the
     /// entry it adopted (perhaps already in flight) stands.
     mutating func append(_ item: OutboxItem, memoryOnly: Bool = false) {
-        if item.isEvent { statistics.eventsQueued += 1 } else { statistics.beaconsQueued += 1 }
+        countQueued(item)
         guard entries[item.id] == nil else { return }
         entries[item.id] = Entry(item: item, memoryOnly: memoryOnly)
         order.append(item.id)
+    }
+
+    /// Counts a report without queueing it: its row was already read from the store (see Outbox.enqueue).
+    mutating func countQueued(_ item: OutboxItem) {
+        if item.isEvent { statistics.eventsQueued += 1 } else { statistics.beaconsQueued += 1 }
     }
 
     /// Adds items read from the store (another process's, or a previous run's) with their delivery state, and
