@@ -755,7 +755,10 @@ const char *be_offer_terms_html(const be_offer *offer);
  */
 const char *be_offer_field(const be_offer *offer, const char *key);
 
-/** The whole offer object as JSON text (same content as received; key order and spacing may differ). */
+/**
+ * The whole offer object as JSON text, exactly as received: its own bytes from the answer (member order,
+ * spacing and number spelling kept), copied on the first call. Borrowed from the offer's owner.
+ */
 const char *be_offer_json(const be_offer *offer);
 
 /** The number of the offer's creatives ("creatives" on the wire); 0 for NULL. */

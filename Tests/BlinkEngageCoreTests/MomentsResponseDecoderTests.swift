@@ -53,6 +53,33 @@ struct MomentsResponseDecoderTests {
             == #"{"top_left":"8px","top_right":"8px","bottom_right":"8px","bottom_left":"8px"}"#)
     }
 
+    /// be_offer_json hands out the offer's own bytes: a slice of the answer, byte for byte, that parses to the
+    /// very object the decoder read; on every fixture, for the Moments answer and for the feed.
+    @Test(arguments: ["moments-offers.json", "offer-feed.json"])
+    func offerJSONIsTheOffersOwnBytes(fixture: String) throws {
+        let body = try Fixtures.bytes(fixture)
+        var offers: [Offer] = []
+        if fixture.hasPrefix("moments") {
+            offers = try MomentsResponseDecoder.decodeBody(body).offers
+        } else if case .feed(let feed)? = try? OfferFeedDecoder.decode(body) {
+            offers = feed.groups.flatMap(\.offers)
+        }
+        #expect(!offers.isEmpty)
+        for offer in offers {
+            let text = Array(offer.jsonText.string.utf8)
+            let start = try #require(offer.object.sourceRange?.lowerBound)
+            #expect(Array(body[start..<start + text.count]) == text, "offer \(offer.id)")
+            #expect(try JSONParser.parse(text) == .object(offer.object))
+            #expect(offer.jsonText.pointer[text.count] == 0)
+        }
+    }
+
+    @Test func numberSpellingAndMemberOrderSurviveInOfferJSON() throws {
+        let body = #"{"data": {"offers": [{"z": 1.50, "id": 7, "a": 1e2,  "big": 12345678901234567890}]}}"#
+        let offer = try #require(try MomentsResponseDecoder.decodeBody(Array(body.utf8)).offers.first)
+        #expect(offer.jsonText.string == #"{"z": 1.50, "id": 7, "a": 1e2,  "big": 12345678901234567890}"#)
+    }
+
     @Test func ignoresUnknownKeysAndTreatsNullAsAbsent() throws {
         let response = try decode(#"""
         {"data": {"offers": [{"id": 7, "title": null, "surprise": {"x": [1]}, "click_url": "", "beacons": null,
@@ -65,7 +92,7 @@ struct MomentsResponseDecoderTests {
         #expect(offer.creatives.isEmpty)
         #expect(response.privacyURL == nil)
         #expect(response.styles.text(atPath: "popup.background") == nil)
-        #expect(offer.jsonText.string.contains(#""surprise":{"x":[1]}"#))
+        #expect(offer.jsonText.string.contains(#""surprise": {"x": [1]}"#))  // as received
     }
 
     @Test func acceptsTheLegacyAliases() throws {

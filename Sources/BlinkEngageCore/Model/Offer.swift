@@ -13,20 +13,25 @@ public final class Offer: Sendable {
     public let placement: FeedPlacement?
 
     /// Every top-level scalar by wire name (legacy aliases resolved), as host-facing C strings built once.
-    private let fieldTexts: [String: StableCString]
+    /// In wire order; a repeated key's last value wins, as in `JSONObject`. A list, not a dictionary: an offer has
+    /// a few dozen short keys, and comparing them costs less than hashing them.
+    private let fieldTexts: [(key: String, text: StableCString)]
     public let idText: StableCString
     public let mainImageText: StableCString?
-    /// The offer as JSON text, written the first time a host asks for it (most never do) and kept, so the
-    /// pointer handed out lives as long as the offer.
+    /// The offer as JSON text: its own bytes from the answer (member order, spacing and number spelling as
+    /// received), copied once the first time a host asks (most never do) and kept, so the pointer handed out
+    /// lives as long as the offer. An offer not parsed from an answer writes itself out instead.
     public var jsonText: StableCString {
         json.withLock { cached in
             if let cached { return cached }
-            let text = StableCString(JSONValue.object(object).jsonText)
+            let text = source?.text(of: object).map { StableCString(bytes: $0) } ?? StableCString(JSONValue.object(object).jsonText)
             cached = text
             return text
         }
     }
     private let json = Locked<StableCString?>(nil)
+    /// The answer this offer was decoded from (kept alive for `jsonText`), or nil.
+    private let source: JSONSource?
 
     /// Legacy wire names and the keys they stand for.
     static let legacyAliases = ["title": "name", "image": "creative_url"]
@@ -38,11 +43,24 @@ public final class Offer: Sendable {
         "pixel", "adv_pixel_url",
     ]
 
+    /// `urlKeys.contains(key)` without hashing the key.
+    static func isURLKey(_ key: String) -> Bool {
+        switch key {
+        case "click_url", "useraction_url", "image", "creative_url", "save_for_later_url", "offerwall_url", "qr_code_img",
+             "pixel", "adv_pixel_url":
+            return true
+        default:
+            return false
+        }
+    }
+
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
 
-    init(id: String, object: JSONObject, creatives: [Creative], tags: [String], mainImageURL: String?, placement: FeedPlacement?) {
+    init(id: String, object: JSONObject, creatives: [Creative], tags: [String], mainImageURL: String?, placement: FeedPlacement?,
+         source: JSONSource? = nil) {
         self.id = id
+        self.source = source
         self.placement = placement
         self.object = object
         self.creatives = creatives
@@ -50,18 +68,19 @@ public final class Offer: Sendable {
         var refused: [String] = []
         self.mainImageURL = mainImageURL.flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil }
         if mainImageURL != nil, self.mainImageURL == nil { refused.append("main image") }
-        var texts: [String: StableCString] = [:]
+        var texts: [(key: String, text: StableCString)] = []
+        texts.reserveCapacity(object.members.count)
         for member in object.members where member.value.isScalar {
             guard let text = member.value.scalarText, !text.isEmpty else { continue }
-            if Offer.urlKeys.contains(member.key), !ServiceURL.isAbsoluteHTTP(text) {
+            if Offer.isURLKey(member.key), !ServiceURL.isAbsoluteHTTP(text) {
                 refused.append(member.key)
                 continue
             }
-            texts[member.key] = StableCString(text)
+            texts.append((member.key, StableCString(text)))
         }
         refusedURLKeys = refused
-        for (key, legacy) in Offer.legacyAliases where texts[key] == nil {
-            texts[key] = texts[legacy]
+        for (key, legacy) in Offer.legacyAliases where !texts.contains(where: { $0.key == key }) {
+            if let found = texts.last(where: { $0.key == legacy }) { texts.append((key, found.text)) }
         }
         fieldTexts = texts
         idText = StableCString(id)
@@ -69,10 +88,10 @@ public final class Offer: Sendable {
     }
 
     /// A top-level scalar by wire name as a C string, nil when absent, null, empty or not a scalar.
-    public func fieldText(_ key: String) -> StableCString? { fieldTexts[key] }
+    public func fieldText(_ key: String) -> StableCString? { fieldTexts.last(where: { $0.key == key })?.text }
 
     /// A top-level scalar by wire name, nil when absent, null, empty or not a scalar.
-    public func field(_ key: String) -> String? { fieldTexts[key]?.string }
+    public func field(_ key: String) -> String? { fieldText(key)?.string }
 
     public var title: String? { field("title") }
     public var clickURL: String? { field("click_url") }

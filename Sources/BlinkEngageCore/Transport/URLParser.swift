@@ -1,4 +1,9 @@
 internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The parts of an absolute URL as libcurl's own URL parser reads them: the parser the transport then hands the
 /// URL to, so what is validated is what is requested. No libcurl type leaves this file.
@@ -27,5 +32,18 @@ struct URLParts: Sendable, Equatable {
         self.host = host
         query = part(CURLUPART_QUERY)
         fragment = part(CURLUPART_FRAGMENT)
+    }
+
+    /// Whether libcurl reads `text` as an absolute http(s) URL with a host: the check every URL of an answer
+    /// gets, so it asks libcurl for the two parts it needs and makes no Swift string of them.
+    static func isAbsoluteHTTP(_ text: String) -> Bool {
+        guard let handle = curl_url() else { return false }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else { return false }
+        var scheme: UnsafeMutablePointer<CChar>?, host: UnsafeMutablePointer<CChar>?
+        defer { curl_free(scheme); curl_free(host) }
+        guard curl_url_get(handle, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK, let scheme,
+              curl_url_get(handle, CURLUPART_HOST, &host, 0) == CURLUE_OK, let host, host.pointee != 0 else { return false }
+        return strcasecmp(scheme, "http") == 0 || strcasecmp(scheme, "https") == 0
     }
 }

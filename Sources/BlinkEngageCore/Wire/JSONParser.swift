@@ -59,10 +59,14 @@ public struct JSONParser {
     }
 
     private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
+        let start = index
         index += 1
         var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(members)) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(JSONObject(members, sourceRange: start..<index))
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
@@ -75,7 +79,10 @@ public struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end in an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(members)) }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(JSONObject(members, sourceRange: start..<index))
+            }
             throw failure("expected ',' or '}'")
         }
     }
@@ -98,6 +105,33 @@ public struct JSONParser {
 
     private mutating func parseString() throws(Failure) -> String {
         index += 1
+        // Most strings have no escape: validated and made into a String straight from the answer's bytes, one
+        // copy, no buffer in between.
+        let start = index
+        var ascii = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = bytes.withUnsafeBufferPointer { buffer -> String? in
+                    let run = UnsafeBufferPointer(rebasing: buffer[start..<index])
+                    // ASCII needs no validation (and the decoding initializer is the fast, specialized one).
+                    return ascii ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+                }
+                guard let text else { throw failure("string is not valid UTF-8") }
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw failure("control character in a string") }
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
+        index = start
+        return try parseEscapedString()
+    }
+
+    /// A string with escapes: unescaped run by run into a buffer, then validated once.
+    private mutating func parseEscapedString() throws(Failure) -> String {
         var decoded: [UInt8] = []
         var runStart = index
         while true {

@@ -41,8 +41,14 @@ public enum JSONValue: Sendable, Equatable {
 /// A JSON object's members in wire order. A repeated key resolves to its last occurrence, as most parsers do.
 public struct JSONObject: Sendable, Equatable {
     public var members: [(key: String, value: JSONValue)]
+    /// Where the parser read this object: its bytes in the parsed text, braces included. nil for objects
+    /// built in code. Not part of equality.
+    public var sourceRange: Range<Int>?
 
-    public init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
+    public init(_ members: [(key: String, value: JSONValue)] = [], sourceRange: Range<Int>? = nil) {
+        self.members = members
+        self.sourceRange = sourceRange
+    }
 
     public subscript(key: String) -> JSONValue? {
         members.last(where: { $0.key == key })?.value
@@ -65,5 +71,18 @@ public struct JSONObject: Sendable, Equatable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+/// The text a value was parsed from, shared by everything decoded from it, so an object can hand out its own
+/// bytes (`JSONObject.sourceRange`) instead of writing itself out again.
+public final class JSONSource: Sendable {
+    public let bytes: [UInt8]
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The bytes of `object` as received, when it was parsed from this source and its range fits.
+    func text(of object: JSONObject) -> ArraySlice<UInt8>? {
+        guard let range = object.sourceRange, range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+        return bytes[range]
     }
 }

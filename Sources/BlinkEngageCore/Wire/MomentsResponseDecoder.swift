@@ -38,6 +38,7 @@ public enum MomentsResponseDecoder {
             legacySettings = object
         }
         var offers: [Offer] = []
+        let source = JSONSource(body)
         switch data.present("offers") {
         case nil:
             break
@@ -45,7 +46,7 @@ public enum MomentsResponseDecoder {
             for element in elements {
                 guard let object = element.objectValue else { throw .moments(.decoding, "an offer is not an object") }
                 do {
-                    if let offer = try OfferDecoder.decode(object, log: log) { offers.append(offer) } else { log("skipped an offer without an id") }
+                    if let offer = try OfferDecoder.decode(object, source: source, log: log) { offers.append(offer) } else { log("skipped an offer without an id") }
                 } catch {
                     throw .moments(.decoding, error.reason)
                 }

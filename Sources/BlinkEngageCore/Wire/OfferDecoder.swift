@@ -6,7 +6,9 @@ enum OfferDecoder {
     struct ShapeError: Error { let reason: String }
 
     /// The decoded offer, or nil when it has no usable `id` (the caller skips and logs it).
-    static func decode(_ object: JSONObject, placement: FeedPlacement? = nil, log: (String) -> Void = { _ in }) throws(ShapeError) -> Offer? {
+    /// - Parameter source: the text `object` was parsed from; the offer then hands out its own bytes as JSON.
+    static func decode(_ object: JSONObject, source: JSONSource? = nil, placement: FeedPlacement? = nil,
+                       log: (String) -> Void = { _ in }) throws(ShapeError) -> Offer? {
         guard let id = idText(object.present("id")) else { return nil }
         if let beacons = object.present("beacons"), beacons.objectValue == nil {
             throw ShapeError(reason: "offer \(id): beacons is not an object")
@@ -20,7 +22,8 @@ enum OfferDecoder {
         }
         let primary = creatives.first(where: { $0.isPrimary })?.url
         let image = nonEmptyText(object.present("image")) ?? nonEmptyText(object.present("creative_url"))
-        let offer = Offer(id: id, object: object, creatives: creatives, tags: tags, mainImageURL: primary ?? image, placement: placement)
+        let offer = Offer(id: id, object: object, creatives: creatives, tags: tags, mainImageURL: primary ?? image,
+                          placement: placement, source: source)
         if !offer.refusedURLKeys.isEmpty {
             log("offer \(SafeText.clean(id)): \(offer.refusedURLKeys.joined(separator: ", ")) not an http(s) URL; treated as absent")
         }

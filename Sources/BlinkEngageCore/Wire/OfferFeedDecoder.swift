@@ -26,6 +26,7 @@ public enum OfferFeedDecoder {
         guard let feedID = root.present("feed_id")?.stringValue, !feedID.isEmpty else { throw Failure(reason: "the feed has no \"feed_id\"") }
         guard case .array(let groupValues)? = root.present("groups") else { throw Failure(reason: "\"groups\" is not an array") }
         var groups: [OfferGroup] = []
+        let source = JSONSource(body)
         for (groupPosition, value) in groupValues.enumerated() {
             guard let group = value.objectValue, let groupID = group.present("id")?.scalarText, !groupID.isEmpty else {
                 throw Failure(reason: "group \(groupPosition) has no id")
@@ -38,7 +39,7 @@ public enum OfferFeedDecoder {
                     guard let object = value.objectValue else { throw Failure(reason: "an offer of group \(groupID) is not an object") }
                     let placement = FeedPlacement(feedID: feedID, groupID: groupID, groupPosition: groupPosition, offerPosition: offers.count)
                     do {
-                        if let offer = try OfferDecoder.decode(object, placement: placement, log: log) { offers.append(offer) } else {
+                        if let offer = try OfferDecoder.decode(object, source: source, placement: placement, log: log) { offers.append(offer) } else {
                             log("skipped an offer without an id in group \(groupID)")
                         }
                     } catch {

@@ -19,7 +19,6 @@ public enum ServiceURL {
 
     /// Checks an absolute http(s) URL handed out by a server (beacons, click URLs, zone ad links).
     public static func isAbsoluteHTTP(_ text: String) -> Bool {
-        guard !ASCII.hasSpaceOrControl(text), let url = URLParts(text) else { return false }
-        return url.scheme == "http" || url.scheme == "https"
+        !ASCII.hasSpaceOrControl(text) && URLParts.isAbsoluteHTTP(text)
     }
 }

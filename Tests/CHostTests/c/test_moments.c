@@ -52,8 +52,8 @@ static void test_success_decodes_every_field_and_style(void) {
     CHECK_STR(be_offer_field(offer, "mini_text"), NULL);   /* "" reads as absent */
     CHECK_STR(be_offer_field(offer, "beacons"), NULL);     /* not a scalar */
     CHECK_STR(be_offer_field(offer, "no_such_key"), NULL);
-    CHECK(strstr(be_offer_json(offer), "\"aspect_ratio\":1.0") != NULL); /* number spelling kept */
-    CHECK(strstr(be_offer_json(offer), "\"advertiser_name\":\"Streamly\"") != NULL);
+    CHECK(strstr(be_offer_json(offer), "\"aspect_ratio\": 1.0") != NULL); /* the bytes as the sandbox sent them */
+    CHECK(strstr(be_offer_json(offer), "\"advertiser_name\": \"Streamly\"") != NULL);
 
     offer = be_moments_response_offer_at(r.response, 1);
     snprintf(expected, sizeof expected, "%s/cdn/campaigns/1202/main.png", sandbox_url());
