@@ -88,7 +88,7 @@ public final class Offer: Sendable {
     }
 
     /// A top-level scalar by wire name as a C string, nil when absent, null, empty or not a scalar.
-    public func fieldText(_ key: String) -> StableCString? { fieldTexts.last(where: { $0.key == key })?.text }
+    public func fieldText(_ key: String) -> StableCString? { fieldTexts.last(where: { JSONObject.sameKey($0.key, key) })?.text }
 
     /// A top-level scalar by wire name, nil when absent, null, empty or not a scalar.
     public func field(_ key: String) -> String? { fieldText(key)?.string }

@@ -12,21 +12,27 @@ public struct JSONParser {
     /// Nesting deeper than this is refused instead of recursing without bound.
     public static let maximumDepth = 128
 
-    private let bytes: [UInt8]
+    /// The text, valid only during `parse` (a buffer pointer: every byte read is a plain load).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.failure("unexpected data after the value") }
-        return value
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONValue, Failure> in
+            var parser = JSONParser(bytes: buffer)
+            return Result { () throws(Failure) in
+                parser.skipWhitespace()
+                let value = try parser.parseValue(depth: 0)
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else { throw parser.failure("unexpected data after the value") }
+                return value
+            }
+        }
+        return try result.get()
     }
 
     public static func parse(_ text: String) throws(Failure) -> JSONValue { try parse(Array(text.utf8)) }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private func failure(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
 
@@ -112,12 +118,11 @@ public struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = bytes.withUnsafeBufferPointer { buffer -> String? in
-                    let run = UnsafeBufferPointer(rebasing: buffer[start..<index])
-                    // ASCII needs no validation (and the decoding initializer is the fast, specialized one).
-                    return ascii ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                // ASCII needs no validation (and the decoding initializer is the fast, specialized one).
+                guard let text = ascii ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self) else {
+                    throw failure("string is not valid UTF-8")
                 }
-                guard let text else { throw failure("string is not valid UTF-8") }
                 index += 1
                 return text
             }

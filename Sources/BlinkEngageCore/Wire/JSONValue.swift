@@ -51,7 +51,12 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     public subscript(key: String) -> JSONValue? {
-        members.last(where: { $0.key == key })?.value
+        members.last(where: { JSONObject.sameKey($0.key, key) })?.value
+    }
+
+    /// Key equality, cheapest first: lengths differ for most pairs, and a native string knows its length.
+    @inline(__always) static func sameKey(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lhs == rhs
     }
 
     /// The value at `key`, with `null` treated as absent.
