@@ -31,6 +31,28 @@ final class TransportTests {
         HTTPRequest(method: .get, url: sandbox.url + path, timeoutMilliseconds: 30_000)
     }
 
+    /// The plain-URL fast path accepts only what libcurl reads as http(s) with a host, and leaves the rest to it.
+    @Test(arguments: [
+        ("https://track.example.com/sdk/offer_click?o_id=4001&c_id=1201&fp=USER_FP", true),
+        ("http://127.0.0.1:8080/cdn/c/9001.png", true), ("https://a-b.example/x%20y#frag", true),
+        ("http://a/%zz", true), ("https://example.com", true), ("https://example.com:65535/", true),
+        ("http://a..b/", false), ("http://-a/", false), ("http://a-/", true), ("http://a:0/", false),
+        ("http://a:65536/", false), ("http://a:123456/", false), ("HTTP://a/", false), ("http://a/ b", false),
+        ("http://user@a/", false), ("http://[::1]/", false), ("javascript:alert(1)", false), ("http:///x", false),
+        ("http://a/{x}", false), ("", false),
+    ])
+    func plainURLsAreASubsetOfLibcurls(url: String, plain: Bool) {
+        #expect(URLParts.isPlainHTTP(url) == plain)
+        if plain { #expect(URLParts.libcurlReadsAsHTTP(url)) }
+    }
+
+    @Test func whatThePlainPathLeavesLibcurlStillDecides() {
+        #expect(ServiceURL.isAbsoluteHTTP("HTTP://EXAMPLE.COM/"))        // libcurl: an upper-case scheme is http
+        #expect(ServiceURL.isAbsoluteHTTP("http://user:pw@example.com/"))
+        #expect(!ServiceURL.isAbsoluteHTTP("ftp://example.com/"))
+        #expect(!ServiceURL.isAbsoluteHTTP("http://exa mple.com/"))
+    }
+
     @Test func reusesOneConnectionForSequentialRequests() throws {
         for _ in 0..<5 { #expect((try? send(get("/nothing")).get().status) == 404) }
         let ports = Set(try sandbox.requests().compactMap { $0["client_port"] as? Int })

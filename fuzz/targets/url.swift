@@ -1,5 +1,5 @@
-// URL validation and {cbuster} substitution: a URL that passes can be sent as is (no space, CR/LF or NUL), and
-// substitution leaves no macro behind.
+// URL validation and {cbuster} substitution: a URL that passes can be sent as is (no space, CR/LF or NUL),
+// substitution leaves no macro behind, and the plain-URL fast path accepts nothing libcurl would refuse.
 @testable import BlinkEngageCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -9,6 +9,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let busted = BeaconURL.bustingCache(text, random: { 7 })
     precondition(!busted.lowercased().contains("{cbuster}"))
     _ = BeaconURL.host(of: text)
+    // The plain-URL fast path is a subset of libcurl's reading: never an http(s) URL libcurl would not see.
+    if URLParts.isPlainHTTP(text) {
+        precondition(URLParts.libcurlReadsAsHTTP(text), "plain but not for libcurl: \(text)")
+        let parts = URLParts(text)
+        precondition(parts?.scheme == "http" || parts?.scheme == "https")
+    }
     if ServiceURL.isAbsoluteHTTP(text) {
         _ = try? HTTPRequestRules.check(HTTPRequest(method: .get, url: BeaconURL.bustingCache(text), timeoutMilliseconds: 1))
     }

@@ -34,9 +34,87 @@ struct URLParts: Sendable, Equatable {
         fragment = part(CURLUPART_FRAGMENT)
     }
 
-    /// Whether libcurl reads `text` as an absolute http(s) URL with a host: the check every URL of an answer
-    /// gets, so it asks libcurl for the two parts it needs and makes no Swift string of them.
+    /// Whether `text` is an absolute http(s) URL with a host: the check every URL of an answer gets. Plain
+    /// URLs (the ones services send) are recognised by `isPlainHTTP` without a parse; anything else is left to
+    /// libcurl's parser, the one the transport uses.
     static func isAbsoluteHTTP(_ text: String) -> Bool {
+        isPlainHTTP(text) || libcurlReadsAsHTTP(text)
+    }
+
+    /// A strict subset of what libcurl reads as an absolute http(s) URL: a lower-case `http://` or `https://`,
+    /// a host of letters, digits, dots and hyphens (labels not empty, starting with a letter or digit), an
+    /// optional port 1...65535, and a path, query and fragment of RFC 3986 characters only. The `url` fuzz
+    /// target holds it to libcurl: whatever it accepts, libcurl accepts with an http(s) scheme and a host.
+    static func isPlainHTTP(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8(isPlainHTTP)
+    }
+
+    private static func isPlainHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index: Int
+        if bytes.starts(with: "https://".utf8) {
+            index = 8
+        } else if bytes.starts(with: "http://".utf8) {
+            index = 7
+        } else {
+            return false
+        }
+        // The host: labels of letters, digits and hyphens, each starting with a letter or digit.
+        let hostStart = index
+        var labelStart = true
+        scan: while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): break scan
+            case UInt8(ascii: "."):
+                guard !labelStart else { return false }
+                labelStart = true
+            case UInt8(ascii: "-"):
+                guard !labelStart else { return false }
+            default:
+                guard ASCII.isAlphanumeric(byte) else { return false }
+                labelStart = false
+            }
+            index += 1
+        }
+        guard index > hostStart, index - hostStart <= 253, !labelStart else { return false }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+            index += 1
+            var port = 0, digits = 0
+            while index < bytes.count, ASCII.isDigit(bytes[index]) {
+                port = port * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                digits += 1
+                guard digits <= 5 else { return false }
+                index += 1
+            }
+            guard digits > 0, (1...65535).contains(port) else { return false }
+        }
+        guard index < bytes.count else { return true }
+        let next = bytes[index]
+        guard next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") else { return false }
+        while index < bytes.count {
+            guard isURLByte(bytes[index]) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The RFC 3986 characters (unreserved, reserved but "[" and "]", and "%"), as a 128-bit set.
+    private static let urlBytes: (low: UInt64, high: UInt64) = {
+        var set: (low: UInt64, high: UInt64) = (0, 0)
+        for byte in Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&'()*+,;=%".utf8) {
+            if byte < 64 { set.low |= 1 << UInt64(byte) } else { set.high |= 1 << UInt64(byte - 64) }
+        }
+        return set
+    }()
+
+    @inline(__always) private static func isURLByte(_ byte: UInt8) -> Bool {
+        byte < 64 ? urlBytes.low & (1 << UInt64(byte)) != 0 : byte < 128 && urlBytes.high & (1 << UInt64(byte - 64)) != 0
+    }
+
+    /// Whether libcurl reads `text` as an absolute http(s) URL with a host; asks libcurl for the two parts it
+    /// needs and makes no Swift string of them.
+    static func libcurlReadsAsHTTP(_ text: String) -> Bool {
         guard let handle = curl_url() else { return false }
         defer { curl_url_cleanup(handle) }
         guard curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else { return false }
