@@ -107,13 +107,7 @@ final class ImageLoader: Sendable {
 
     func abandonAfterFork() { state.withLock { $0.transport }?.abandonAfterFork() }
 
-    static let transportOptions: TransportOptions = {
-        var options = TransportOptions()
-        options.maximumTotalConnections = 8
-        options.maximumConnectionsPerHost = 4
-        options.threadName = "be-images"
-        return options
-    }()
+    static let transportOptions = TransportOptions(threadName: "be-images", maximumTotalConnections: 8, maximumConnectionsPerHost: 4)
 
     // MARK: - On the be-images thread
 

@@ -137,21 +137,11 @@ public final class SDK: Sendable {
         logger.debug("started; storage at \(storageDirectory ?? "memory")")
     }
 
-    static let firstPartyTransport: TransportOptions = {
-        var options = TransportOptions()
-        options.maximumTotalConnections = 8
-        options.maximumConnectionsPerHost = 4
-        options.threadName = "be-transport"
-        return options
-    }()
+    static let firstPartyTransport = TransportOptions(threadName: "be-transport", maximumTotalConnections: 8, maximumConnectionsPerHost: 4)
 
-    static let beaconTransport: TransportOptions = {
-        var options = TransportOptions()
-        options.maximumTotalConnections = Outbox.maximumBeaconsInFlight
-        options.maximumConnectionsPerHost = 1  // beacons go one at a time per host anyway
-        options.threadName = "be-beacons"
-        return options
-    }()
+    // Beacons go one at a time per host anyway.
+    static let beaconTransport = TransportOptions(
+        threadName: "be-beacons", maximumTotalConnections: Outbox.maximumBeaconsInFlight, maximumConnectionsPerHost: 1)
 
     // MARK: - Calls from the host
 

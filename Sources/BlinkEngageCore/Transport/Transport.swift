@@ -27,6 +27,12 @@ public struct TransportOptions: Sendable {
     public var threadName = "be-transport"
     public var network = NetworkOptions()
     public init() {}
+
+    public init(threadName: String, maximumTotalConnections: Int, maximumConnectionsPerHost: Int) {
+        self.threadName = threadName
+        self.maximumTotalConnections = maximumTotalConnections
+        self.maximumConnectionsPerHost = maximumConnectionsPerHost
+    }
 }
 
 /// The built-in transport's network settings (`be_config_set_proxy`, `_ca_file`, `_pinned_public_key`).

@@ -42,14 +42,6 @@ static void fetch(be_sdk *sdk, const char *path, image_result *r) {
     CHECK(test_result_wait(&r->result, 1));
 }
 
-static be_stats stats_of(be_sdk *sdk) {
-    be_stats stats;
-    memset(&stats, 0, sizeof stats);
-    stats.struct_size = sizeof stats;
-    CHECK_INT(be_sdk_get_stats(sdk, &stats), BE_OK);
-    return stats;
-}
-
 /* The sandbox's image answers as JSON text (free it). */
 static char *image_answers(void) { return sandbox_call("GET", "/_sandbox/images", NULL); }
 

@@ -8,14 +8,6 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-static be_stats stats_of(be_sdk *sdk) {
-    be_stats stats;
-    memset(&stats, 0, sizeof stats);
-    stats.struct_size = sizeof stats;
-    CHECK_INT(be_sdk_get_stats(sdk, &stats), BE_OK);
-    return stats;
-}
-
 static be_moments_request *identified_request(void) {
     be_moments_request *request = be_moments_request_new();
     be_moments_request_set_payload(request, "placement", "checkout");

@@ -248,6 +248,15 @@ static inline int sandbox_count(const char *path) {
     return n;
 }
 
+/* The SDK's counters now. */
+static inline be_stats stats_of(be_sdk *sdk) {
+    be_stats stats;
+    memset(&stats, 0, sizeof stats);
+    stats.struct_size = sizeof stats;
+    CHECK_INT(be_sdk_get_stats(sdk, &stats), BE_OK);
+    return stats;
+}
+
 /* A config for the sandbox: its Moments and Engage URLs, the sandbox's key, a fresh temporary storage root. */
 static be_config *sandbox_config(const char *api_key) {
     char url[512];
