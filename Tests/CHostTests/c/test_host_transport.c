@@ -5,6 +5,10 @@
 #define _GNU_SOURCE
 #include "test_support.h"
 
+#ifndef BE_TEST_HOST_TRANSPORT
+#error "build with -DBE_TEST_HOST_TRANSPORT: this test uses host_transport.h"
+#endif
+
 /* ---- a transport that keeps its requests for the test to answer -------------------------------------- */
 
 typedef struct {
