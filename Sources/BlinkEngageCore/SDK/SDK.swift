@@ -50,7 +50,7 @@ public final class SDK: Sendable {
     /// Creatives and zone ad images, with their memory and disk caches.
     let images: ImageLoader
     private let lifecycle = ConditionLock(Lifecycle())
-    private let processID = getpid()
+    private let forkGeneration = ForkGeneration.current()
 
     /// Starts an SDK from a copy of `configuration`.
     public init(configuration: SDKConfiguration) throws(EngineFailure) {
@@ -147,7 +147,7 @@ public final class SDK: Sendable {
 
     /// Whether this is a forked child of the process that started the SDK: its threads do not exist here, and
     /// its lock and descriptors are shared with the parent.
-    var isForkedChild: Bool { getpid() != processID }
+    var isForkedChild: Bool { ForkGeneration.current() != forkGeneration }
 
     /// Runs `body` as a host call: refused after shutdown began or in a forked child, and counted so that
     /// shutdown waits for it to leave.
