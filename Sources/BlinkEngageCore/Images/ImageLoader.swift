@@ -18,7 +18,7 @@ final class ImageLoader: Sendable {
         var makeTransport: @Sendable () throws(EngineFailure) -> any Transport
     }
 
-    static let maximumStableBytes = 10 * 1024 * 1024
+    static let maximumImageBytes = 10 * 1024 * 1024
 
     private struct State {
         var memory: MemoryImageCache
@@ -37,7 +37,7 @@ final class ImageLoader: Sendable {
         self.settings = settings
         self.logger = logger
         disk = settings.diskDirectory.flatMap {
-            ImageDiskCache(directory: $0, limitBytes: settings.diskBytes, maximumBodyBytes: Self.maximumStableBytes)
+            ImageDiskCache(directory: $0, limitBytes: settings.diskBytes, maximumBodyBytes: Self.maximumImageBytes)
         }
         if settings.diskDirectory != nil && disk == nil { logger.warning("no usable image cache directory; images are cached in memory only") }
         state = Locked(State(memory: MemoryImageCache(limitBytes: settings.memoryBytes)))
@@ -134,7 +134,7 @@ final class ImageLoader: Sendable {
             method: .get, url: url,
             headers: [("Accept", "image/*"), ("User-Agent", settings.userAgent)]
                 + ImageCachePolicy.validationHeaders(etag: revalidating?.etag, lastModified: revalidating?.lastModified),
-            timeoutMilliseconds: settings.timeoutMilliseconds, maximumBodyBytes: Self.maximumStableBytes)
+            timeoutMilliseconds: settings.timeoutMilliseconds, maximumBodyBytes: Self.maximumImageBytes)
         state.withLock { $0.statistics.requests += 1 }
         transport.send(request) { [self] outcome in received(url, outcome, revalidating: revalidating) }
     }
