@@ -106,11 +106,6 @@ final class Database: Sendable {
                 try check(handle, "PRAGMA journal_mode = WAL", expecting: "wal", otherAnswerIsDamage: false)
             }
             try execute(handle, "PRAGMA synchronous = NORMAL")
-            // Checkpoints belong to the outbox's delivery thread (`checkpoint()`): the automatic one, which
-            // runs inside whichever commit crosses the threshold, is only a far safety net, so a report on a
-            // game's thread almost never pays for one. After a checkpoint the log shrinks back to 4 MiB.
-            try execute(handle, "PRAGMA wal_autocheckpoint = 10000")
-            try execute(handle, "PRAGMA journal_size_limit = 4194304")
             // Deleted rows are overwritten, not left in free pages: erasure must leave nothing of the user.
             try execute(handle, "PRAGMA secure_delete = ON")
             for statement in schema { try execute(handle, statement) }
@@ -161,14 +156,6 @@ final class Database: Sendable {
         let connection = Connection(handle)  // closes the handle when the inspection ends
         sqlite3_busy_timeout(handle, 5000)
         return try body(Session(connection: connection))
-    }
-
-    /// A passive checkpoint: copies what it can of the write-ahead log into the database without waiting for
-    /// readers or writers of other connections. Failures are harmless (the next one catches up).
-    func checkpoint() {
-        try? withConnection { session throws(EngineFailure) in
-            try session.run("PRAGMA wal_checkpoint(PASSIVE)") { _ throws(EngineFailure) in }
-        }
     }
 
     /// After erasure: moves everything into the main file and empties the WAL, then rebuilds the file, so no

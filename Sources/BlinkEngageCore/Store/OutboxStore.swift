@@ -12,9 +12,6 @@ protocol OutboxStore: AnyObject, Sendable {
     /// The ids of every stored item (to forget entries a previous owner delivered); nil when the store cannot
     /// be read now, which must never read as "empty".
     func storedIDs() -> Set<Int64>?
-    /// Moves the write-ahead log into the database file, as far as readers allow, without waiting for any
-    /// (run by the delivery thread, so reports never pay for it).
-    func checkpoint()
 }
 
 /// A stored item with its delivery state.
@@ -108,8 +105,6 @@ final class SQLiteOutboxStore: OutboxStore {
         return (rows, damaged.count)
     }
 
-    func checkpoint() { database.checkpoint() }
-
     func storedIDs() -> Set<Int64>? {
         var ids = Set<Int64>()
         do {
@@ -151,8 +146,6 @@ extension SQLiteOutboxStore {
 /// Items kept in memory only, when no storage directory is usable.
 final class MemoryOutboxStore: OutboxStore {
     private let rows = Locked<(next: Int64, rows: [Int64: StoredOutboxRow])>((1, [:]))
-
-    func checkpoint() {}
 
     func insert(_ payload: OutboxItem.Payload, createdMilliseconds: Int64) throws(EngineFailure) -> Int64 {
         rows.withLock { state in

@@ -399,7 +399,6 @@ public final class Outbox: Sendable {
         if !deletes.isEmpty {
             store.delete(deletes)
             state.withLock { state in for id in deletes { state.pendingDeletes.remove(id) } }
-            store.checkpoint()  // here, on the delivery thread, rather than inside some report's commit
         }
         for retry in retries { store.recordAttempt(id: retry.id, attempts: retry.attempts, nextAttemptMilliseconds: retry.wallMilliseconds) }
     }
