@@ -106,7 +106,7 @@ struct ImageCacheTests {
     @Test func lengthsThatLieAreRefusedEvenWithAGoodChecksum() {
         // A metadata length far beyond the file, re-checksummed so only the length is wrong.
         var bytes = ImageDiskCache.magic + [0xFF, 0xFF, 0xFF, 0x7F] + [UInt8](repeating: 0, count: 16)
-        let checksum = ImageDiskCache.fnv1a(bytes)
+        let checksum = FNV1a.hash(bytes)
         for index in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: checksum >> (8 * UInt64(index)))) }
         #expect(ImageDiskCache.decode(bytes) == nil)
     }

@@ -9,7 +9,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch MomentsResponseDecoder.decode(.success(HTTPResponse(status: status, body: bytes))) {
     case .success(let response):
         for offer in response.offers {
-            for key in Offer.urlKeys { if let url = offer.field(key) { precondition(ServiceURL.isAbsoluteHTTP(url)) } }
+            for member in offer.object.members where Offer.isURLKey(member.key) {
+                if let url = offer.field(member.key) { precondition(ServiceURL.isAbsoluteHTTP(url)) }
+            }
             _ = offer.jsonText.string
             _ = response.styles.value(atPath: "offerText.buttonYes.background")
         }

@@ -37,13 +37,8 @@ public final class Offer: Sendable {
     static let legacyAliases = ["title": "name", "image": "creative_url"]
 
     /// Top-level keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are
-    /// handed out; anything else (`javascript:`, `file:`, `intent:` ...) reads as absent.
-    static let urlKeys: Set<String> = [
-        "click_url", "useraction_url", "image", "creative_url", "save_for_later_url", "offerwall_url", "qr_code_img",
-        "pixel", "adv_pixel_url",
-    ]
-
-    /// `urlKeys.contains(key)` without hashing the key.
+    /// handed out; anything else (`javascript:`, `file:`, `intent:` ...) reads as absent. A switch, not a set:
+    /// every member of every offer is looked up, and comparing costs less than hashing.
     static func isURLKey(_ key: String) -> Bool {
         switch key {
         case "click_url", "useraction_url", "image", "creative_url", "save_for_later_url", "offerwall_url", "qr_code_img",

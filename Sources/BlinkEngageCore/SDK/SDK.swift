@@ -85,7 +85,7 @@ public final class SDK: Sendable {
         images = ImageLoader(
             settings: ImageLoader.Settings(
                 memoryBytes: configuration.imageMemoryCacheBytes,
-                diskDirectory: configuration.imageDiskCacheBytes > 0 ? storageDirectory.map { "\($0)/images" } : nil,
+                diskDirectory: configuration.imageDiskCacheBytes > 0 ? storageDirectory.map(ImageDiskCache.directory(inStorage:)) : nil,
                 diskBytes: configuration.imageDiskCacheBytes, userAgent: configuration.effectiveUserAgent,
                 timeoutMilliseconds: configuration.timeoutMilliseconds,
                 makeTransport: { [configuration] () throws(EngineFailure) in

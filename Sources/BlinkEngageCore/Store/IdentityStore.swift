@@ -35,14 +35,21 @@ final class IdentityStore: Sendable {
         self.logger = logger
     }
 
+    /// The stored current identity, when it is one this store would accept (a damaged row reads as none).
+    static func currentIdentity(in session: Database.Session) throws(EngineFailure) -> String? {
+        var current: String?
+        try session.run("SELECT value FROM settings WHERE key = 'current_identity'") { row throws(EngineFailure) in
+            current = row.text(0).flatMap { isAcceptable($0) ? $0 : nil }
+        }
+        return current
+    }
+
     func load() -> Snapshot {
         guard let database else { return Snapshot() }
         var snapshot = Snapshot()
         do {
             try database.withConnection { session throws(EngineFailure) in
-                try session.run("SELECT value FROM settings WHERE key = 'current_identity'") { row throws(EngineFailure) in
-                    snapshot.current = row.text(0).flatMap { Self.isAcceptable($0) ? $0 : nil }
-                }
+                snapshot.current = try Self.currentIdentity(in: session)
                 try session.run("SELECT pub_user_id, user_id, token FROM registrations") { row throws(EngineFailure) in
                     guard let identity = row.text(0), Self.isAcceptable(identity), let userID = row.text(1), !userID.isEmpty,
                           let token = row.text(2), EngageRequests.isBearerToken(token) else { return }

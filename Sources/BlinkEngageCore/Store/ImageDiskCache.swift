@@ -34,9 +34,17 @@ struct ImageDiskCache {
 
     /// The file of `url`: a 64-bit FNV-1a of the URL in hex (the URL itself is checked on read).
     func path(for url: String) -> String {
-        let hash = Self.fnv1a(Array(url.utf8))
-        return "\(directory)/\(String(hash, radix: 16)).img"
+        let hash = FNV1a.hash(url.utf8)
+        return "\(directory)/\(String(hash, radix: 16))\(Self.fileExtension)"
     }
+
+    static let fileExtension = ".img"
+
+    /// The cache's folder in a storage directory.
+    static func directory(inStorage storage: String) -> String { "\(storage)/images" }
+
+    /// Whether a file of the cache's folder is an entry (not a write in progress).
+    static func isEntryFile(_ name: String) -> Bool { name.hasSuffix(fileExtension) }
 
     /// The stored entry of `url`; nil when absent or damaged (a damaged file is deleted). A hit is a use.
     func entry(for url: String) -> (entry: ImageEntry?, wasDamaged: Bool) {
@@ -70,9 +78,6 @@ struct ImageDiskCache {
         for file in FileIO.listing(directory) { unlink("\(directory)/\(file.name)") }
     }
 
-    /// The bytes all entries take now.
-    var totalBytes: Int { FileIO.listing(directory).reduce(0) { $0 + $1.size } }
-
     private func evict(keeping kept: String) {
         var files = FileIO.listing(directory).sorted { $0.modified < $1.modified }
         var total = files.reduce(0) { $0 + $1.size }
@@ -97,7 +102,7 @@ struct ImageDiskCache {
         bytes += metadata
         append(UInt64(entry.bytes.count), bytes: 8, to: &bytes)
         bytes += UnsafeRawBufferPointer(start: entry.bytes.pointer, count: entry.bytes.count)
-        append(fnv1a(bytes), bytes: 8, to: &bytes)
+        append(FNV1a.hash(bytes), bytes: 8, to: &bytes)
         return bytes
     }
 
@@ -106,7 +111,7 @@ struct ImageDiskCache {
     static func decode(_ bytes: [UInt8]) -> ImageEntry? {
         guard bytes.count >= magic.count + 4 + 8 + 8, bytes.starts(with: magic) else { return nil }
         let checksumAt = bytes.count - 8
-        guard read(bytes, at: checksumAt, bytes: 8) == fnv1a(bytes[..<checksumAt]) else { return nil }
+        guard read(bytes, at: checksumAt, bytes: 8) == FNV1a.hash(bytes[..<checksumAt]) else { return nil }
         var offset = magic.count
         let metadataCount = Int(read(bytes, at: offset, bytes: 4))
         offset += 4
@@ -124,8 +129,6 @@ struct ImageDiskCache {
                           lastModified: fields[3].isEmpty ? nil : fields[3], storedAt: storedAt, freshUntil: freshUntil,
                           bytes: StableBytes(Array(bytes[offset..<checksumAt])))
     }
-
-    static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 { FNV1a.hash(bytes) }
 
     private static func append(_ value: UInt64, bytes count: Int, to output: inout [UInt8]) {
         for index in 0..<count { output.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }

@@ -31,14 +31,12 @@ public enum StorageInspection {
                 let (age, overflow) = now.subtractingReportingOverflow(row.integer(2))
                 if !overflow, age > 0 { info.oldestItemAgeSeconds = max(info.oldestItemAgeSeconds, UInt64(age / 1000)) }
             }
-            try session.run("SELECT COUNT(*) FROM settings WHERE key = 'current_identity'") { row throws(EngineFailure) in
-                info.hasIdentity = row.integer(0) > 0
-            }
+            info.hasIdentity = try IdentityStore.currentIdentity(in: session) != nil
         }
         for file in FileIO.listing(directory) where file.name.hasPrefix(Database.fileName) && !file.name.containsText(".corrupt-") {
             info.databaseBytes += UInt64(file.size)
         }
-        for file in FileIO.listing(directory + "/images") where file.name.hasSuffix(".img") {
+        for file in FileIO.listing(ImageDiskCache.directory(inStorage: directory)) where ImageDiskCache.isEntryFile(file.name) {
             info.imageCacheBytes += UInt64(file.size)
             info.imageCacheFiles += 1
         }

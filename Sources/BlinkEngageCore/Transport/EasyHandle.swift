@@ -131,10 +131,8 @@ final class EasyHandle {
             responseHeaders = [:]  // a new answer (after a redirect or 100-continue) starts a new header set
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].lowercased()
-        let value = String(line[line.index(after: colon)...]).trimmed
-        responseHeaders[name] = value
+        guard let field = HTTPResponse.headerField(line) else { return }
+        responseHeaders[field.name] = field.value
     }
 
     /// The outcome once libcurl reports the transfer done with `code`.

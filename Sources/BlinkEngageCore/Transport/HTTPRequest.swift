@@ -52,6 +52,13 @@ public struct HTTPResponse: Sendable, Equatable {
         self.body = body
         self.headers = headers
     }
+
+    /// One "Name: value" header line as (lower-cased name, trimmed value); nil for a line without a colon
+    /// (a status line, the blank end of the headers). The one reading of header lines, libcurl's or a host's.
+    static func headerField(_ line: String) -> (name: String, value: String)? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        return (String(line[..<colon]).trimmed.lowercased(), String(line[line.index(after: colon)...]).trimmed)
+    }
 }
 
 /// Why no complete answer arrived.

@@ -44,19 +44,13 @@ public final class HostHTTPExchange: Sendable {
     /// The live exchange of `id`; nil once completed (or never issued).
     public static func find(_ id: UInt64) -> HostHTTPExchange? { registry.withLock { $0.live[id] } }
 
-    /// Live exchanges, for tests: a host that never completes keeps its requests alive.
-    static var liveCount: Int { registry.withLock { $0.live.count } }
-
     /// The host's answer: any status 100...599, header lines "Name: value", the body as received (decoded).
     public static func complete(_ id: UInt64, status: Int, headerLines: [String], body: [UInt8]) throws(EngineFailure) {
         guard (100...599).contains(status) else { throw .invalidArgument("\(status) is not an HTTP status (100...599)") }
         let exchange = try take(id)
         guard body.count <= exchange.maximumBodyBytes else { return exchange.deliver(id, .failure(.tooLarge(exchange.maximumBodyBytes))) }
         var headers: [String: String] = [:]
-        for line in headerLines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased().trimmed] = String(line[line.index(after: colon)...]).trimmed
-        }
+        for field in headerLines.compactMap(HTTPResponse.headerField) { headers[field.name] = field.value }
         exchange.deliver(id, .success(HTTPResponse(status: status, body: body, headers: headers)))
     }
 
