@@ -7,17 +7,25 @@ import XCTest
 final class CHostTests: XCTestCase {
     static let strictFlags = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 
+    /// Compiles one C host (a test, an example, the command) with the strict flags and links it against the
+    /// library in `libraryDirectory`, which it then finds at run time. `libraries` come after the library.
+    static func compile(
+        _ source: URL, to binary: URL, flags: [String] = [], libraries: [String] = [],
+        libraryDirectory: String = ProjectPaths.libraryDirectory.path,
+        includeDirectory: String = ProjectPaths.root.appendingPathComponent("include").path
+    ) throws -> CommandResult {
+        try Command.run("gcc", strictFlags + flags + [
+            "-I", includeDirectory, source.path, "-o", binary.path, "-L", libraryDirectory, "-lblinkengage",
+        ] + libraries + ["-Wl,-rpath,\(libraryDirectory)"])
+    }
+
     private func buildAndRun(_ name: String, defines: [String] = [], environment: [String: String] = [:]) throws {
         XCTAssertTrue(FileManager.default.fileExists(atPath: ProjectPaths.library.path),
                       "\(ProjectPaths.library.path) is missing: build it first (make test does)")
         let source = ProjectPaths.root.appendingPathComponent("Tests/CHostTests/c/\(name).c")
         let binary = FileManager.default.temporaryDirectory.appendingPathComponent("be-\(name)-\(getpid())-\(defines.count)")
         defer { try? FileManager.default.removeItem(at: binary) }
-        let library = ProjectPaths.libraryDirectory.path
-        let build = try Command.run("gcc", Self.strictFlags + defines + [
-            "-I", ProjectPaths.root.appendingPathComponent("include").path, source.path, "-o", binary.path,
-            "-L", library, "-lblinkengage", "-lcurl", "-lpthread", "-Wl,-rpath,\(library)",
-        ])
+        let build = try Self.compile(source, to: binary, flags: defines, libraries: ["-lcurl", "-lpthread"])
         XCTAssertEqual(build.status, 0, "compiling \(name).c failed:\n\(build.output)")
         guard build.status == 0 else { return }
 

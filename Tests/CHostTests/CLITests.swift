@@ -8,12 +8,7 @@ final class CLITests: XCTestCase {
     /// The command, compiled once for all tests with the strict flags against the built library.
     private static let build: (binary: URL, result: CommandResult?) = {
         let binary = FileManager.default.temporaryDirectory.appendingPathComponent("be-cli-\(getpid())")
-        let library = ProjectPaths.libraryDirectory.path
-        let result = try? Command.run("gcc", CHostTests.strictFlags + [
-            "-I", ProjectPaths.root.appendingPathComponent("include").path,
-            ProjectPaths.root.appendingPathComponent("cli/blinkengage.c").path, "-o", binary.path,
-            "-L", library, "-lblinkengage", "-Wl,-rpath,\(library)",
-        ])
+        let result = try? CHostTests.compile(ProjectPaths.root.appendingPathComponent("cli/blinkengage.c"), to: binary)
         return (binary, result)
     }()
     private static var binary: URL? { build.binary }

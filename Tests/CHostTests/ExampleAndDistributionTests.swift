@@ -18,10 +18,9 @@ final class ExampleAndDistributionTests: XCTestCase {
     /// Compiles an example with the strict flags against the library in `libraryDirectory`.
     private func buildExample(_ name: String, libraryDirectory: String, includeDirectory: String) throws -> URL {
         let binary = workDirectory.appendingPathComponent(name)
-        let build = try Command.run("gcc", CHostTests.strictFlags + [
-            "-I", includeDirectory, ProjectPaths.root.appendingPathComponent("examples-c/\(name).c").path,
-            "-o", binary.path, "-L", libraryDirectory, "-lblinkengage", "-lpthread", "-Wl,-rpath,\(libraryDirectory)",
-        ])
+        let build = try CHostTests.compile(
+            ProjectPaths.root.appendingPathComponent("examples-c/\(name).c"), to: binary, libraries: ["-lpthread"],
+            libraryDirectory: libraryDirectory, includeDirectory: includeDirectory)
         XCTAssertEqual(build.status, 0, build.output)
         return binary
     }

@@ -55,12 +55,9 @@ final class WindowTests: XCTestCase {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let binary = work.appendingPathComponent("offer_window")
-        let library = ProjectPaths.libraryDirectory.path
-        let build = try Command.run("gcc", CHostTests.strictFlags + [
-            "-I", ProjectPaths.root.appendingPathComponent("include").path,
-            ProjectPaths.root.appendingPathComponent("examples-c/offer_window.c").path, "-o", binary.path,
-            "-L", library, "-lblinkengage", "-Wl,-rpath,\(library)", "-lm",
-        ] + flags.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+        let build = try CHostTests.compile(
+            ProjectPaths.root.appendingPathComponent("examples-c/offer_window.c"), to: binary,
+            libraries: ["-lm"] + flags.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
         XCTAssertEqual(build.status, 0, build.output)
 
         let sandbox = try SandboxProcess()

@@ -253,7 +253,7 @@ static void test_erasure_leaves_nothing_of_the_user(void) {
 /* ---- the feed cache ------------------------------------------------------------------------------------------- */
 
 static void test_a_cached_feed_survives_a_dead_network_and_a_restart(void) {
-    char storage[] = "/tmp/be-cache-XXXXXX", *events;
+    char storage[] = "/tmp/be-cache-XXXXXX";
     pid_t child;
     int status = 0;
     CHECK(mkdtemp(storage) != NULL);
@@ -305,14 +305,8 @@ static void test_a_cached_feed_survives_a_dead_network_and_a_restart(void) {
     free(sandbox_call("POST", "/_sandbox/faults/clear", NULL));
     {
         be_config *config = sandbox_config("demo-key");
-        be_sdk *sdk = NULL;
         be_config_set_storage_dir(config, storage);
-        CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
-        CHECK_INT(be_sdk_flush(sdk, 60000), BE_OK);
-        events = sandbox_call("GET", "/_sandbox/events", NULL);
-        CHECK_INT(count_occurrences(events, "\"did_tap\""), 1);
-        free(events);
-        be_sdk_shutdown(sdk, 1000);
+        CHECK_INT(deliver_stored_and_count(config, "\"did_tap\""), 1);
         be_config_free(config);
     }
 }

@@ -257,6 +257,21 @@ static inline be_stats stats_of(be_sdk *sdk) {
     return stats;
 }
 
+/* Starts an SDK on `config` (a storage left by an earlier one), flushes what it holds, shuts it down, and counts
+ * `needle` in the events the sandbox has received. */
+static inline int deliver_stored_and_count(be_config *config, const char *needle) {
+    be_sdk *sdk = NULL;
+    char *events;
+    int n;
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    CHECK_INT(be_sdk_flush(sdk, 60000), BE_OK);
+    events = sandbox_call("GET", "/_sandbox/events", NULL);
+    n = count_occurrences(events, needle);
+    free(events);
+    be_sdk_shutdown(sdk, 1000);
+    return n;
+}
+
 /* A config for the sandbox: its Moments and Engage URLs, the sandbox's key, a fresh temporary storage root. */
 static be_config *sandbox_config(const char *api_key) {
     char url[512];

@@ -143,7 +143,7 @@ static be_config *zone_config(const char *storage, const char *engage_url, disk_
 /* The probe's case: Engage down, disk full, five clicks acknowledged; space returns, shutdown, restart with
  * the backend up: all five are delivered. The "full disk" is RLIMIT_FSIZE 0 in a child process. */
 static void test_reports_the_disk_refused_are_stored_once_it_takes_them(void) {
-    char storage[] = "/tmp/be-full-XXXXXX", dead[64], *events;
+    char storage[] = "/tmp/be-full-XXXXXX", dead[64];
     pid_t child;
     int status = 0;
     CHECK(mkdtemp(storage) != NULL);
@@ -178,13 +178,7 @@ static void test_reports_the_disk_refused_are_stored_once_it_takes_them(void) {
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     {
         be_config *config = zone_config(storage, sandbox_url(), NULL);
-        be_sdk *sdk = NULL;
-        CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
-        CHECK_INT(be_sdk_flush(sdk, 60000), BE_OK);
-        events = sandbox_call("GET", "/_sandbox/events", NULL);
-        CHECK_INT(count_occurrences(events, "\"zone_ad_click\""), 5);
-        free(events);
-        be_sdk_shutdown(sdk, 1000);
+        CHECK_INT(deliver_stored_and_count(config, "\"zone_ad_click\""), 5);
         be_config_free(config);
     }
 }
