@@ -162,7 +162,7 @@ struct OutboxQueueTests {
         queue.append(Self.beacon(-1, host: "a"), memoryOnly: true)
         queue.append(Self.beacon(7, host: "a"))
         #expect(queue.memoryOnlyIDs == [-1])
-        queue.stored(memoryOnlyID: -1, as: 8)
+        queue.stored(pendingID: -1, as: 8)
         #expect(queue.memoryOnlyIDs.isEmpty)
         #expect(queue.selectWork(now: 0).work.first?.items.first?.id == 8)
     }

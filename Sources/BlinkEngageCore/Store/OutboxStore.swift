@@ -38,6 +38,8 @@ final class SQLiteOutboxStore: OutboxStore {
             privacy TEXT NOT NULL DEFAULT ''
         )
         """,
+        // How far each live or recovered journal (OutboxJournal) has been moved into `outbox`, in bytes.
+        "CREATE TABLE IF NOT EXISTS outbox_journal (name TEXT PRIMARY KEY, consumed INTEGER NOT NULL) WITHOUT ROWID",
     ]
     static let beaconKind: Int64 = 0, eventKind: Int64 = 1
 
@@ -46,18 +48,67 @@ final class SQLiteOutboxStore: OutboxStore {
     init(database: Database) { self.database = database }
 
     func insert(_ payload: OutboxItem.Payload, createdMilliseconds: Int64) throws(EngineFailure) -> Int64 {
+        try database.withConnection { session throws(EngineFailure) in try Self.insert(payload, createdMilliseconds, in: session) }
+    }
+
+    private static func insert(_ payload: OutboxItem.Payload, _ createdMilliseconds: Int64, in session: Database.Session) throws(EngineFailure) -> Int64 {
         let values: [Database.Value]
         switch payload {
         case .beacon(let url):
-            values = [.integer(Self.beaconKind), .text(url), .null, .text(BeaconURL.host(of: url)), .integer(createdMilliseconds),
-                      .text("")]
+            values = [.integer(beaconKind), .text(url), .null, .text(BeaconURL.host(of: url)), .integer(createdMilliseconds), .text("")]
         case .event(let json, let identity, let privacy):
-            values = [.integer(Self.eventKind), .text(json), identity.map(Database.Value.text) ?? .null, .text(""),
+            values = [.integer(eventKind), .text(json), identity.map(Database.Value.text) ?? .null, .text(""),
                       .integer(createdMilliseconds), .text(privacy)]
         }
-        return try database.withConnection { session throws(EngineFailure) in
-            try session.run("INSERT INTO outbox (kind, body, identity, host, created_ms, privacy) VALUES (?, ?, ?, ?, ?, ?)", values)
-            return session.lastInsertedRowID
+        try session.run("INSERT INTO outbox (kind, body, identity, host, created_ms, privacy) VALUES (?, ?, ?, ?, ?, ?)", values)
+        return session.lastInsertedRowID
+    }
+
+    // MARK: - Journals
+
+    /// Moves journal records into the table: inserts `items` in order and records that `journal` is consumed up
+    /// to byte `consumed`, in one transaction. Returns the new rows' ids, in the order of `items`.
+    func insertJournaled(_ items: [(payload: OutboxItem.Payload, createdMilliseconds: Int64)], journal: String,
+                         consumed: Int) throws(EngineFailure) -> [Int64] {
+        try database.withConnection { session throws(EngineFailure) in
+            var ids: [Int64] = []
+            ids.reserveCapacity(items.count)
+            try session.transaction { () throws(EngineFailure) in
+                for item in items { ids.append(try Self.insert(item.payload, item.createdMilliseconds, in: session)) }
+                try session.run("INSERT OR REPLACE INTO outbox_journal (name, consumed) VALUES (?, ?)", [.text(journal), .integer(Int64(consumed))])
+            }
+            return ids
+        }
+    }
+
+    /// How many bytes of `journal` are already in the table (0 for one never moved); nil when unreadable.
+    func journalConsumed(_ journal: String) -> Int? {
+        var consumed = 0
+        do {
+            try database.withConnection { session throws(EngineFailure) in
+                try session.run("SELECT consumed FROM outbox_journal WHERE name = ?", [.text(journal)]) { row throws(EngineFailure) in
+                    consumed = Int(clamping: max(0, row.integer(0)))
+                }
+            }
+        } catch {
+            return nil
+        }
+        return consumed
+    }
+
+    /// Forgets the progress of journals that no longer exist (their files are deleted; names are never reused).
+    /// `existing` lists the journal files; it runs inside the write transaction, so a row another process adds
+    /// meanwhile (after creating its file) cannot be taken for a stale one.
+    func forgetJournals(existing: () -> Set<String>) {
+        try? database.withConnection { session throws(EngineFailure) in
+            try session.transaction { () throws(EngineFailure) in
+                let files = existing()
+                var gone: [String] = []
+                try session.run("SELECT name FROM outbox_journal") { row throws(EngineFailure) in
+                    if let name = row.text(0), !files.contains(name) { gone.append(name) }
+                }
+                for name in gone { try session.run("DELETE FROM outbox_journal WHERE name = ?", [.text(name)]) }
+            }
         }
     }
 

@@ -13,13 +13,19 @@ enum FileIO {
         let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        return contents(of: descriptor, limit: limit)
+    }
+
+    /// The bytes of the open file `descriptor` from its start, or nil when it cannot be read or is larger than
+    /// `limit`.
+    static func contents(of descriptor: Int32, limit: Int) -> [UInt8]? {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size >= 0, status.st_size <= limit else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
         while filled < bytes.count {
             let count = bytes.withUnsafeMutableBytes { buffer in
-                retrying { read(descriptor, buffer.baseAddress! + filled, buffer.count - filled) }
+                retrying { pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(filled)) }
             }
             guard count > 0 else { return nil }  // an error, or the file shrank under us
             filled += count
@@ -86,12 +92,14 @@ enum FileIO {
         _ = utimensat(AT_FDCWD, path, nil, 0)
     }
 
-    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+    /// Runs a system call again while it fails with EINTR.
+    static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
         while true {
             let result = call()
             if result >= 0 || errno != EINTR { return result }
         }
     }
 
-    private static func errorText() -> String { String(cString: strerror(errno)) }
+    /// The text of the current errno.
+    static func errorText() -> String { String(cString: strerror(errno)) }
 }

@@ -11,9 +11,11 @@ public protocol EventAuthorization: AnyObject, Sendable {
     func tokenWasRefused(forIdentity identity: String?)
 }
 
-/// The durable queue of beacons and events: a report is one insert into `blinkengage.db` before `enqueue`
-/// returns, and leaves it only once delivered (or dropped by rule). The rules live in `OutboxQueue`; this class
-/// owns the lock, the store I/O and the delivery thread, which sleeps until there is something to do.
+/// The durable queue of beacons and events: a report is one write to this instance's journal before `enqueue`
+/// returns (`OutboxJournal`); the delivery thread moves journaled reports into `blinkengage.db` in one
+/// transaction per batch, and an item leaves the database only once delivered (or dropped by rule). The rules
+/// live in `OutboxQueue`; this class owns the lock, the store I/O and the delivery thread, which sleeps until
+/// there is something to do.
 ///
 /// Two processes on one directory: the one holding `outbox.lock` delivers; the others only insert, and touch the
 /// lock file after each insert. The owner's directory watch (inotify) sees the touch and reads the new rows; a
@@ -62,25 +64,51 @@ public final class Outbox: Sendable {
         var stopping = false
         var wake = false
         /// The delivery thread waits on `WakeSignal` with nothing due soon: a change must signal it. (While it
-        /// naps out a batch window it wakes by itself, and only a flush signals.)
+        /// naps out a batch window it wakes by itself; only a flush, an answer, or a whole batch's worth of
+        /// reports signals.)
         var sleeping = false
+        var napping = false
+        /// Reports queued since the current nap began.
+        var reportsWhileNapping = 0
         var connectionFailures = 0
         /// Bumped when shutdown begins: flushes that started before it stop waiting.
         var flushAbortGeneration = 0
         /// Settled items whose rows the delivery thread has yet to delete or update; never adopted again.
         var pendingDeletes: Set<Int64> = []
         var pendingRetries: [(id: Int64, attempts: Int, wallMilliseconds: Int64)] = []
-        /// Ids given to items the store refused, counting down from -1.
-        var nextMemoryID: Int64 = -1
+        /// Ids of items not (yet) in the database: negative, and rising, so that the queue's sort by (creation
+        /// time, id) keeps them in the order they were reported.
+        var nextMemoryID: Int64 = Int64.min + 1
         /// The highest row id read from the store.
         var lastLoadedID: Int64 = 0
+        /// This instance's journal (nil without a database, or when none could be made). Reports are appended
+        /// under this lock, so the journal's order and the queue's agree.
+        var journal: OutboxJournal?
+        /// Bytes of `journal` already moved into the database.
+        var journalConsumed = 0
+        /// Old id to row id of items stored while a flush waits on their old ids.
+        var renamed: [Int64: Int64] = [:]
 
         /// Delivered or dropped, and its row deleted: a finished flush finds the store clean.
-        func isSettledAndStored(_ id: Int64) -> Bool { queue.entry(id) == nil && !pendingDeletes.contains(id) }
+        func isSettledAndStored(_ id: Int64) -> Bool {
+            let current = renamed[id] ?? id
+            return queue.entry(current) == nil && !pendingDeletes.contains(current)
+        }
+
+        /// Records that a pending item is now the row `newID`; false when it left the queue meanwhile.
+        mutating func stored(pendingID oldID: Int64, as newID: Int64) -> Bool {
+            guard queue.stored(pendingID: oldID, as: newID) else { return false }
+            if queue.activeFlushes > 0 { renamed[oldID] = newID }
+            return true
+        }
     }
 
     public let settings: Settings
     private let store: OutboxStore
+    /// The database store, when there is one: journals are moved into it.
+    private let databaseStore: SQLiteOutboxStore?
+    /// The storage directory, where journals live.
+    private let directory: String?
     private let ownership: OwnershipLock?
     /// Event batches go through the first-party transport, beacons through their own.
     private let transport: any Transport
@@ -107,21 +135,32 @@ public final class Outbox: Sendable {
         self.beaconTransport = beaconTransport ?? transport
         self.logger = logger
         self.database = database
+        var journal: OutboxJournal?
         if let database, let directory {
-            store = SQLiteOutboxStore(database: database)
+            databaseStore = SQLiteOutboxStore(database: database)
+            store = databaseStore!
             ownership = try OwnershipLock(directory: directory)
+            self.directory = directory
+            do {
+                journal = try OutboxJournal(directory: directory)
+            } catch {
+                logger.warning("no tracking journal (\(error.message)); each report is a database insert")
+            }
         } else {
             store = MemoryOutboxStore()
+            databaseStore = nil
             ownership = nil
+            self.directory = nil
         }
         var queue = OutboxQueue(maximumItems: settings.maximumItems, eventsEnabled: settings.engageURL != nil)
         queue.firstRetryNanoseconds = settings.firstRetryNanoseconds
-        state = ConditionLock(State(queue: queue))
+        state = ConditionLock(State(queue: queue, journal: journal))
         waker = try WakeSignal(watching: database == nil ? nil : directory)
         if case .recovered(let aside, let reason)? = database?.openOutcome {
             logger.warning("the tracking database was damaged (\(reason)); moved aside to \(aside), starting afresh")
             state.withLock { $0.queue.statistics.corruptRecords += 1 }
         }
+        _ = recoverDeadJournals()  // what instances that died left unmoved, before anyone adopts the rows
         _ = isOwner  // takes the directory (and its items) when no one else has it
         let started = try NativeThread(name: "be-outbox") { [unowned self] in self.deliveryLoop() }
         thread.withLock { $0 = started }
@@ -164,6 +203,12 @@ public final class Outbox: Sendable {
             let items = state.queue.eraseAll()
             state.queue.statistics.droppedPrivacy += UInt64(items.count)
             state.wake = true
+            // The journal goes too, with every record in it: a crash must not bring the erased items back.
+            if let old = state.journal, let directory {
+                state.journal = try? OutboxJournal(directory: directory)
+                state.journalConsumed = 0
+                old.retire(consumed: Int.max)
+            }
             return items
         }
         // Other processes' rows too: the user asked for all of it. One transaction for both.
@@ -174,9 +219,12 @@ public final class Outbox: Sendable {
     /// The store rows of `items`; items kept in memory only (negative ids) have none.
     private static func rowIDs(of items: [OutboxItem]) -> [Int64] { items.map(\.id).filter { $0 > 0 } }
 
-    /// How many items the store holds now, this process's and others' (tests and tools).
-    /// nil when the store cannot be read now.
-    public func storedItemCount() -> Int? { store.storedIDs()?.count }
+    /// How many items the store holds now, this process's and others', with those still in this instance's
+    /// journal (tests and tools). nil when the store cannot be read now.
+    public func storedItemCount() -> Int? {
+        guard let stored = store.storedIDs()?.count else { return nil }
+        return stored + state.withLock { state in state.queue.journaledIDs.count { state.queue.entry($0) != nil } }
+    }
 
     // MARK: - Queueing
 
@@ -192,10 +240,12 @@ public final class Outbox: Sendable {
         enqueue(.event(json: json, identity: identity, privacy: privacy.encodedQuery))
     }
 
-    /// One insert; when the store refuses (a full disk), the item is kept in memory and written again every
-    /// second and at shutdown, and delivered from memory meanwhile.
+    /// One write to the journal. Without a journal, or when it refuses (a full disk), one insert; when the store
+    /// refuses too, the item is kept in memory and written again every second and at shutdown, and delivered
+    /// from memory meanwhile.
     private func enqueue(_ payload: OutboxItem.Payload) {
         let created = WallClock.milliseconds()
+        if let record = JournalRecord.encode(payload, createdMilliseconds: created), enqueueJournaled(payload, record, created) { return }
         var storedID: Int64?
         do {
             storedID = try store.insert(payload, createdMilliseconds: created)
@@ -204,7 +254,7 @@ public final class Outbox: Sendable {
         }
         let (dropped, mustSignal) = state.withLock { state -> ([OutboxItem], Bool) in
             let id = storedID ?? state.nextMemoryID
-            if storedID == nil { state.nextMemoryID -= 1 }
+            if storedID == nil { state.nextMemoryID += 1 }
             let item = OutboxItem(id: id, createdMilliseconds: created, payload: payload)
             if let storedID, storedID <= state.lastLoadedID {
                 // Between the insert and this lock the delivery thread read the row from the store: it is
@@ -213,18 +263,59 @@ public final class Outbox: Sendable {
             } else {
                 state.queue.append(item, memoryOnly: storedID == nil)
             }
-            state.wake = true
-            // An event behind a batch in flight goes out when that batch's answer wakes the thread: no wake now.
-            let sendableNow = !(item.isEvent && state.queue.eventBatchInFlight)
-            return (state.queue.dropOverflow(), state.sleeping && sendableNow)
+            return queued(item, in: &state)
         }
         if mustSignal { waker.signal() }
         // Another process delivers: tell it (its directory watch sees the lock file touched).
         if storedID != nil, let ownership, !ownership.isHeld { ownership.touch() }
-        if !dropped.isEmpty {
-            store.delete(Self.rowIDs(of: dropped))
-            logger.warning("tracking queue over its cap of \(settings.maximumItems): dropped the \(dropped.count) oldest")
+        dropOverflowRows(dropped)
+    }
+
+    /// Appends the report to the journal and queues it, under the lock; false when there is no journal or it
+    /// refused the write.
+    private func enqueueJournaled(_ payload: OutboxItem.Payload, _ record: [UInt8], _ created: Int64) -> Bool {
+        var failure: EngineFailure?
+        let outcome = state.withLock { state -> ([OutboxItem], Bool)? in
+            guard state.journal != nil else { return nil }
+            do throws(EngineFailure) {
+                try state.journal?.append(record)
+            } catch {
+                failure = error
+                return nil
+            }
+            let item = OutboxItem(id: state.nextMemoryID, createdMilliseconds: created, payload: payload)
+            state.nextMemoryID += 1
+            state.queue.append(item, journaled: true)
+            return queued(item, in: &state)
         }
+        if let failure { logger.warning("could not write a tracking item to the journal (\(failure.message))") }
+        guard let (dropped, mustSignal) = outcome else { return false }
+        if mustSignal { waker.signal() }
+        dropOverflowRows(dropped)
+        return true
+    }
+
+    /// After queueing `item`: wakes the delivery thread if it must, and drops what is over the cap.
+    private func queued(_ item: OutboxItem, in state: inout State) -> ([OutboxItem], Bool) {
+        state.wake = true
+        // An event behind a batch in flight goes out when that batch's answer wakes the thread: no wake now.
+        let sendableNow = !(item.isEvent && state.queue.eventBatchInFlight)
+        var mustSignal = state.sleeping && sendableNow
+        if state.napping {
+            // A whole batch need not wait for the end of the window.
+            state.reportsWhileNapping += 1
+            if state.reportsWhileNapping >= OutboxQueue.maximumBatch, sendableNow {
+                state.reportsWhileNapping = 0
+                mustSignal = true
+            }
+        }
+        return (state.queue.dropOverflow(), mustSignal)
+    }
+
+    private func dropOverflowRows(_ dropped: [OutboxItem]) {
+        guard !dropped.isEmpty else { return }
+        store.delete(Self.rowIDs(of: dropped))
+        logger.warning("tracking queue over its cap of \(settings.maximumItems): dropped the \(dropped.count) oldest")
     }
 
     // MARK: - Flush and stop
@@ -244,7 +335,12 @@ public final class Outbox: Sendable {
             return (state.queue.flushableIDs, state.connectionFailures, state.flushAbortGeneration)
         }
         waker.signal()  // always: the thread may be napping out a batch window
-        defer { state.withLock { $0.queue.activeFlushes -= 1 } }
+        defer {
+            state.withLock { state in
+                state.queue.activeFlushes -= 1
+                if state.queue.activeFlushes == 0 { state.renamed = [:] }
+            }
+        }
         logger.debug("flush: waiting for \(pending.count) tracking item(s), at most \(timeoutMilliseconds) ms")
         let outcome = state.wait(until: { state in
             state.stopping || state.flushAbortGeneration != abortGeneration || state.connectionFailures > failuresBefore
@@ -274,7 +370,13 @@ public final class Outbox: Sendable {
     /// Writes what the store still owes (settled rows, items the disk refused) and gives up the lock.
     func close() {
         applyPendingStoreWork()
+        moveJournaledItems()
         storeMemoryOnlyItems()
+        // Deleted when everything in it is in the database; otherwise left for the next start to recover.
+        state.withLock { state in
+            state.journal?.retire(consumed: state.journalConsumed)
+            state.journal = nil
+        }
         let left = state.withLock { $0.queue.memoryOnlyIDs.count }
         if left > 0 { logger.warning("\(left) tracking item(s) could not be stored and are lost at exit") }
         ownership?.release()
@@ -295,7 +397,11 @@ public final class Outbox: Sendable {
         var lastSend: UInt64 = 0
         var napping = false  // waiting out the batch window: reports need not wake the thread
         while true {
+            // A directory change may be an instance dying (its files close): take over what its journal holds.
+            let recovered = changed && recoverDeadJournals()
+            let moved = moveJournaledItems()
             let nowMonotonic = MonotonicClock.now()
+            if recovered, ownership?.isHeld == true { adoptStoredItems(all: false) }
             if let ownership, !ownership.isHeld, changed || !waker.watchesDirectory {
                 _ = isOwner
                 lastDataVersion = database.map { Self.dataVersion($0) } ?? 0
@@ -314,8 +420,8 @@ public final class Outbox: Sendable {
                 wakeAt = min(wakeAt, dropExpired())
                 // Reports that come in a burst (a feed appearing) leave together: after a send, the next choice
                 // waits for the batch window, unless a flush is waiting.
-                let flushing = state.withLock { $0.queue.activeFlushes > 0 }
-                if !flushing, nowMonotonic < lastSend &+ Self.batchWindowNanoseconds {
+                let hurry = state.withLock { $0.queue.activeFlushes > 0 || $0.queue.hasFullEventBatch(now: nowMonotonic) }
+                if !hurry, nowMonotonic < lastSend &+ Self.batchWindowNanoseconds {
                     wakeAt = min(wakeAt, lastSend &+ Self.batchWindowNanoseconds)
                     napping = true
                 } else {
@@ -331,6 +437,7 @@ public final class Outbox: Sendable {
                 storeMemoryOnlyItems()
                 wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds)
             }
+            if !moved { wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds) }
             let proceed = state.withLock { state -> Bool? in
                 if state.stopping { return nil }
                 // While napping out a batch window, new reports wait for it to end (the flag stays set).
@@ -339,6 +446,8 @@ public final class Outbox: Sendable {
                     return true
                 }
                 state.sleeping = !napping
+                if napping, !state.napping { state.reportsWhileNapping = 0 }
+                state.napping = napping
                 return false
             }
             guard let proceed else { return }
@@ -350,6 +459,7 @@ public final class Outbox: Sendable {
                 napping = false
                 state.withLock { state in
                     state.sleeping = false
+                    state.napping = false
                     if !wasNapping { state.wake = false }
                 }
             }
@@ -408,9 +518,97 @@ public final class Outbox: Sendable {
         let waiting = state.withLock { state in state.queue.memoryOnlyIDs.compactMap { state.queue.entry($0)?.item } }
         for item in waiting {
             guard let id = try? store.insert(item.payload, createdMilliseconds: item.createdMilliseconds) else { return }
-            state.withLock { $0.queue.stored(memoryOnlyID: item.id, as: id) }
+            if !state.withLock({ $0.stored(pendingID: item.id, as: id) }) { store.delete([id]) }  // dropped meanwhile
             logger.info("stored a tracking item the disk had refused")
         }
+    }
+
+    /// Moves journaled reports into the database: one transaction for all of them, which also records how far
+    /// the journal is consumed. Under `storeSync`, so a concurrent read of new rows cannot adopt them a second
+    /// time. Returns false when the database refused (the reports stay durable in the journal; tried again).
+    @discardableResult
+    private func moveJournaledItems() -> Bool {
+        guard let databaseStore else { return true }
+        return storeSync.withLock { _ in
+            let snapshot = state.withLock { state -> (ids: [Int64], items: [OutboxItem], name: String, end: Int)? in
+                guard let journal = state.journal, journal.size > state.journalConsumed else { return nil }
+                let ids = state.queue.journaledIDs
+                return (ids, ids.compactMap { state.queue.entry($0)?.item }, journal.name, journal.size)
+            }
+            guard let snapshot else { return true }
+            let rowIDs: [Int64]
+            do throws(EngineFailure) {
+                rowIDs = try databaseStore.insertJournaled(snapshot.items.map { ($0.payload, $0.createdMilliseconds) },
+                                                          journal: snapshot.name, consumed: snapshot.end)
+            } catch {
+                logger.warning("could not move journaled tracking items into the database (\(error.message)); trying again")
+                return false
+            }
+            var retired: OutboxJournal?
+            let orphans = state.withLock { state -> [Int64] in
+                // Erasure may have replaced the journal meanwhile; the rows of what it erased are orphans.
+                guard state.journal?.name == snapshot.name else { return rowIDs }
+                let renames = zip(snapshot.items, rowIDs).map { (old: $0.id, new: $1) }
+                let orphans = state.queue.stored(journaled: renames)  // dropped (cap, age) while journaled
+                if state.queue.activeFlushes > 0 { for rename in renames { state.renamed[rename.old] = rename.new } }
+                state.queue.forgetJournaled(first: snapshot.ids.count)
+                state.journalConsumed = snapshot.end
+                state.wake = true
+                if let journal = state.journal, journal.size == snapshot.end, journal.size >= OutboxJournal.rotationBytes,
+                   let directory, let fresh = try? OutboxJournal(directory: directory) {
+                    retired = journal
+                    state.journal = fresh
+                    state.journalConsumed = 0
+                }
+                return orphans
+            }
+            if !orphans.isEmpty { store.delete(orphans) }
+            if let retired {
+                retired.retire(consumed: snapshot.end)
+                forgetRemovedJournals()
+            }
+            // Another process delivers: tell it (its directory watch sees the lock file touched).
+            if !rowIDs.isEmpty, let ownership, !ownership.isHeld { ownership.touch() }
+            return true
+        }
+    }
+
+    /// Moves what instances that died left in their journals into the database, then deletes those journals.
+    /// Returns whether any row was added.
+    private func recoverDeadJournals() -> Bool {
+        guard let databaseStore, let directory else { return false }
+        let own = state.withLock { $0.journal?.name }
+        var added = false, finished = false
+        for dead in OutboxJournal.dead(in: directory, except: own) {
+            guard let consumed = databaseStore.journalConsumed(dead.name) else {
+                dead.release()
+                continue
+            }
+            let (records, damaged) = JournalRecord.decode(dead.bytes, from: consumed)
+            do throws(EngineFailure) {
+                _ = try databaseStore.insertJournaled(records.map { ($0.payload, $0.createdMilliseconds) }, journal: dead.name,
+                                                      consumed: dead.bytes.count)
+            } catch {
+                logger.warning("could not recover the tracking journal \(dead.name) (\(error.message)); trying again later")
+                dead.release()
+                continue
+            }
+            dead.finish()
+            finished = true
+            added = added || !records.isEmpty
+            if damaged {
+                logger.warning("the tracking journal \(dead.name) ends in a damaged record; recovered \(records.count) before it")
+                state.withLock { $0.queue.statistics.corruptRecords += 1 }
+            }
+            logger.debug("recovered \(records.count) tracking item(s) from \(dead.name)")
+        }
+        if finished { forgetRemovedJournals() }
+        return added
+    }
+
+    private func forgetRemovedJournals() {
+        guard let databaseStore, let directory else { return }
+        databaseStore.forgetJournals { Set(FileIO.listing(directory).map(\.name).filter(OutboxJournal.isJournal)) }
     }
 
     /// Reads the store: everything (on taking ownership, forgetting what a previous owner delivered), or only
@@ -493,7 +691,8 @@ public final class Outbox: Sendable {
                 state.pendingRetries.append((retry.id, retry.attempts, nowWall + waitMilliseconds))
             }
             state.wake = true
-            return (verdict, state.sleeping)
+            // Napping too: the next batch may be whole already.
+            return (verdict, state.sleeping || state.napping)
         }
         if mustSignal { waker.signal() }
         if case .reject(let status) = verdict {

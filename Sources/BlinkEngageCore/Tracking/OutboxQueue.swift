@@ -21,13 +21,17 @@ struct OutboxQueue {
         var inFlight = false
         /// The store refused it (a full disk, say): it lives in memory until a write succeeds.
         var memoryOnly = false
+        /// In this process's journal, not yet in the table: durable, but not sent until moved (a send before the
+        /// move could be repeated by a recovery of the journal after a crash).
+        var journaled = false
         /// The flush generation this item was last tried in, so a flush tries each item once.
         var triedInFlush = 0
 
-        init(item: OutboxItem, memoryOnly: Bool = false) {
+        init(item: OutboxItem, memoryOnly: Bool = false, journaled: Bool = false) {
             self.item = item
             host = item.host
             self.memoryOnly = memoryOnly
+            self.journaled = journaled
         }
     }
 
@@ -59,6 +63,8 @@ struct OutboxQueue {
     var firstRetryNanoseconds: UInt64 = RetryPolicy.firstRetryNanoseconds
 
     private(set) var entries: [Int64: Entry] = [:]
+    /// How many of `entries` are beacons, so choosing work stops scanning once no beacon is left to find.
+    private(set) var beaconCount = 0
     /// Ids in queue order (creation time, then id); may still list ids already removed, skipped lazily.
     private(set) var order: [Int64] = []
     var statistics = OutboxStatistics()
@@ -80,16 +86,21 @@ struct OutboxQueue {
     /// Ids of items that live in memory only, oldest first.
     var memoryOnlyIDs: [Int64] { order.filter { entries[$0]?.memoryOnly == true } }
 
+    /// Ids of items in the journal only, in the order they were written.
+    private(set) var journaledIDs: [Int64] = []
+
     // MARK: - Adding
 
     /// Adds a newly reported item at the end of the queue.
     /// The delivery thread may have read the row from the store between its insert and this call: then the
     /// entry it adopted (perhaps already in flight) stands.
-    mutating func append(_ item: OutboxItem, memoryOnly: Bool = false) {
+    mutating func append(_ item: OutboxItem, memoryOnly: Bool = false, journaled: Bool = false) {
         countQueued(item)
         guard entries[item.id] == nil else { return }
-        entries[item.id] = Entry(item: item, memoryOnly: memoryOnly)
+        entries[item.id] = Entry(item: item, memoryOnly: memoryOnly, journaled: journaled)
+        if !item.isEvent { beaconCount += 1 }
         order.append(item.id)
+        if journaled { journaledIDs.append(item.id) }
     }
 
     /// Counts a report without queueing it: its row was already read from the store (see Outbox.enqueue).
@@ -113,37 +124,79 @@ struct OutboxQueue {
                 entry.notBefore = overflow ? UInt64.max : deadline
             }
             entries[row.item.id] = entry
+            if !row.item.isEvent { beaconCount += 1 }
             order.append(row.item.id)
         }
         order = order.filter { entries[$0] != nil }
+        // Creation time, then report order: rows by id, and items not yet stored (negative, rising ids) after
+        // the rows of the same millisecond, since they were reported after this process's own rows.
         order.sort { lhs, rhs in
             let (a, b) = (entries[lhs]!.item, entries[rhs]!.item)
-            return (a.createdMilliseconds, a.id) < (b.createdMilliseconds, b.id)
+            return (a.createdMilliseconds, a.id < 0 ? 1 : 0, a.id) < (b.createdMilliseconds, b.id < 0 ? 1 : 0, b.id)
         }
     }
 
     /// Forgets stored entries the store no longer holds (delivered by a previous owner), except those in flight
     /// or in memory only.
     mutating func forgetMissing(from stored: Set<Int64>) {
-        for (id, entry) in entries where !stored.contains(id) && !entry.inFlight && !entry.memoryOnly {
+        for (id, entry) in entries where !stored.contains(id) && !entry.inFlight && !entry.memoryOnly && !entry.journaled {
             entries[id] = nil
+            if !entry.item.isEvent { beaconCount -= 1 }
         }
     }
 
-    /// A memory-only item was finally stored under `newID`.
-    mutating func stored(memoryOnlyID oldID: Int64, as newID: Int64) {
-        guard var entry = entries.removeValue(forKey: oldID) else { return }
+    /// The journaled items moved into the table: `journaledIDs` up to `count` leave the journal list.
+    mutating func forgetJournaled(first count: Int) { journaledIDs.removeFirst(min(count, journaledIDs.count)) }
+
+    /// Journaled items are now stored: each (old id, row id). One pass over the queue order, from its end where
+    /// they are. Returns the row ids of items no longer queued (dropped or erased meanwhile), whose rows must go.
+    mutating func stored(journaled renames: [(old: Int64, new: Int64)]) -> [Int64] {
+        var orphans: [Int64] = []
+        var positions: [Int64: Int64] = [:]
+        positions.reserveCapacity(renames.count)
+        for (old, new) in renames {
+            guard var entry = entries.removeValue(forKey: old) else {
+                orphans.append(new)
+                continue
+            }
+            entry.item.id = new
+            entry.journaled = false
+            entries[new] = entry
+            positions[old] = new
+        }
+        var left = positions.count
+        var index = order.count
+        while left > 0, index > 0 {
+            index -= 1
+            if let new = positions[order[index]] {
+                order[index] = new
+                left -= 1
+            }
+        }
+        return orphans
+    }
+
+    /// A memory-only or journaled item is now stored under `newID`. False when the item is no longer queued
+    /// (dropped or erased meanwhile): its new row must then be deleted.
+    @discardableResult
+    mutating func stored(pendingID oldID: Int64, as newID: Int64) -> Bool {
+        guard var entry = entries.removeValue(forKey: oldID) else { return false }
         entry.item.id = newID
         entry.memoryOnly = false
+        entry.journaled = false
         entries[newID] = entry
-        if let index = order.firstIndex(of: oldID) { order[index] = newID }
+        // Pending items are the newest: look from the end.
+        if let index = order.lastIndex(of: oldID) { order[index] = newID }
+        return true
     }
 
     /// Erasure: forgets every item; those in flight are settled as if dropped when their answer comes.
     mutating func eraseAll() -> [OutboxItem] {
         let items = order.compactMap { entries[$0]?.item }
         entries.removeAll()
+        beaconCount = 0
         order.removeAll()
+        journaledIDs.removeAll()
         return items
     }
 
@@ -157,6 +210,7 @@ struct OutboxQueue {
         for id in order where excess > 0 {
             guard let entry = entries[id], !entry.inFlight else { continue }
             entries[id] = nil
+            if !entry.item.isEvent { beaconCount -= 1 }
             statistics.countDrop(of: entry.item, .overflow)
             dropped.append(entry.item)
             excess -= 1
@@ -166,6 +220,8 @@ struct OutboxQueue {
 
     /// Drops items created before `oldestAllowedMilliseconds` that are not being sent; returns them.
     mutating func dropExpired(oldestAllowedMilliseconds: Int64) -> [OutboxItem] {
+        // The queue is in creation order: when its oldest item is young enough, so are all (no scan per wake).
+        guard let oldest = oldestCreatedMilliseconds, oldest < oldestAllowedMilliseconds else { return [] }
         var dropped: [OutboxItem] = []
         var live: [Int64] = []
         live.reserveCapacity(entries.count)
@@ -173,6 +229,7 @@ struct OutboxQueue {
             guard let entry = entries[id] else { continue }
             if entry.item.createdMilliseconds < oldestAllowedMilliseconds, !entry.inFlight {
                 entries[id] = nil
+                if !entry.item.isEvent { beaconCount -= 1 }
                 statistics.countDrop(of: entry.item, .expired)
                 dropped.append(entry.item)
             } else {
@@ -190,6 +247,19 @@ struct OutboxQueue {
 
     // MARK: - Choosing
 
+    /// Whether a whole batch of events could go out now, so there is no reason to wait for more.
+    func hasFullEventBatch(now: UInt64) -> Bool {
+        guard eventsEnabled, !eventBatchInFlight else { return false }
+        var ready = 0
+        for id in order {
+            guard let entry = entries[id], entry.item.isEvent, !entry.inFlight, !entry.journaled,
+                  now >= entry.notBefore, now >= entry.serverNotBefore else { continue }
+            ready += 1
+            if ready >= Self.maximumBatch { return true }
+        }
+        return false
+    }
+
     /// Chooses what to send now and marks it in flight. Stops scanning as soon as nothing more could be sent,
     /// so a long queue behind a batch in flight costs nothing. Returns the work and when to look again
     /// (`UInt64.max`: only when something changes).
@@ -204,10 +274,14 @@ struct OutboxQueue {
         // Delivered items leave from the front: forget their ids before scanning.
         let firstLive = order.firstIndex(where: { entries[$0] != nil }) ?? order.count
         if firstLive > 0 { order.removeFirst(firstLive) }
+        var beaconsSeen = 0
         for id in order {
             let eventsFull = !eventsWanted || batch.count >= Self.maximumBatch
-            if eventsFull && beaconsInFlight >= Self.maximumBeaconsInFlight { break }  // a finish wakes us
-            guard var entry = entries[id], !entry.inFlight else { continue }
+            // Nothing more can go out (a finish wakes us), or no beacon is left to find.
+            if eventsFull && (beaconsInFlight >= Self.maximumBeaconsInFlight || beaconsSeen >= beaconCount) { break }
+            guard var entry = entries[id] else { continue }
+            if !entry.item.isEvent { beaconsSeen += 1 }
+            guard !entry.inFlight, !entry.journaled else { continue }
             let backoffOver = now >= entry.notBefore || (flushing && entry.triedInFlush < flushGeneration)
             guard now >= entry.serverNotBefore, backoffOver else {
                 wakeAt = min(wakeAt, max(entry.serverNotBefore, entry.notBefore))
@@ -259,11 +333,13 @@ struct OutboxQueue {
             switch verdict {
             case .delivered:
                 entries[item.id] = nil
+                if !isEvent { beaconCount -= 1 }
                 if isEvent { statistics.eventsDelivered += 1 } else { statistics.beaconsDelivered += 1 }
                 if !entry.memoryOnly { settlement.delete.append(item.id) }
                 continue
             case .reject:
                 entries[item.id] = nil
+                if !isEvent { beaconCount -= 1 }
                 statistics.countDrop(of: item, .rejected)
                 if !entry.memoryOnly { settlement.delete.append(item.id) }
                 continue
