@@ -68,24 +68,16 @@ public final class Outbox: Sendable {
         /// reports signals.)
         var sleeping = false
         var napping = false
-        /// Reports queued since the current nap began.
-        var reportsWhileNapping = 0
+        /// An item the store refused lives in memory only: the delivery thread tries to write it.
+        var hasMemoryOnly = false
         var connectionFailures = 0
         /// Bumped when shutdown begins: flushes that started before it stop waiting.
         var flushAbortGeneration = 0
         /// Settled items whose rows the delivery thread has yet to delete or update; never adopted again.
         var pendingDeletes: Set<Int64> = []
         var pendingRetries: [(id: Int64, attempts: Int, wallMilliseconds: Int64)] = []
-        /// Ids of items not (yet) in the database: negative, and rising, so that the queue's sort by (creation
-        /// time, id) keeps them in the order they were reported.
-        var nextMemoryID: Int64 = Int64.min + 1
         /// The highest row id read from the store.
         var lastLoadedID: Int64 = 0
-        /// This instance's journal (nil without a database, or when none could be made). Reports are appended
-        /// under this lock, so the journal's order and the queue's agree.
-        var journal: OutboxJournal?
-        /// Bytes of `journal` already moved into the database.
-        var journalConsumed = 0
         /// Old id to row id of items stored while a flush waits on their old ids.
         var renamed: [Int64: Int64] = [:]
 
@@ -103,8 +95,35 @@ public final class Outbox: Sendable {
         }
     }
 
+    /// What a report touches: the journal and the reports not yet in the queue, under a lock of their own, so a
+    /// report never waits for the delivery thread's work on the queue (choosing, settling, moving rows). Lock
+    /// order: `state` before `intake`, never the reverse.
+    private struct Intake {
+        /// This instance's journal (nil without a database, or when none could be made). Appends happen under
+        /// this lock, so the journal's order and `pending`'s agree.
+        var journal: OutboxJournal?
+        /// Bytes of `journal` already moved into the database.
+        var journalConsumed = 0
+        /// Journaled reports the queue has yet to take, oldest first.
+        var pending: [OutboxItem] = []
+        /// Ids of items not (yet) in the database: negative, and rising, so that the queue's sort by (creation
+        /// time, id) keeps them in the order they were reported.
+        var nextMemoryID: Int64 = Int64.min + 1
+        /// Mirrors of the delivery thread's state (set under both locks): whether a report must signal it.
+        var sleeping = false
+        var napping = false
+        /// Reports since the current nap began: a whole batch's worth wakes the thread.
+        var reportsWhileNapping = 0
+
+        mutating func takeMemoryID() -> Int64 {
+            defer { nextMemoryID += 1 }
+            return nextMemoryID
+        }
+    }
+
     public let settings: Settings
     private let store: OutboxStore
+    private let intake: Locked<Intake>
     /// The database store, when there is one: journals are moved into it.
     private let databaseStore: SQLiteOutboxStore?
     /// The storage directory, where journals live.
@@ -154,7 +173,8 @@ public final class Outbox: Sendable {
         }
         var queue = OutboxQueue(maximumItems: settings.maximumItems, eventsEnabled: settings.engageURL != nil)
         queue.firstRetryNanoseconds = settings.firstRetryNanoseconds
-        state = ConditionLock(State(queue: queue, journal: journal))
+        state = ConditionLock(State(queue: queue))
+        intake = Locked(Intake(journal: journal))
         waker = try WakeSignal(watching: database == nil ? nil : directory)
         if case .recovered(let aside, let reason)? = database?.openOutcome {
             logger.warning("the tracking database was damaged (\(reason)); moved aside to \(aside), starting afresh")
@@ -186,6 +206,7 @@ public final class Outbox: Sendable {
 
     public var statistics: OutboxStatistics {
         state.withLock { state in
+            takePending(into: &state)
             var statistics = state.queue.statistics
             statistics.queueDepth = UInt64(state.queue.count)
             return statistics
@@ -200,13 +221,15 @@ public final class Outbox: Sendable {
     @discardableResult
     func eraseAll() -> Int {
         let dropped = state.withLock { state -> [OutboxItem] in
+            takePending(into: &state)
             let items = state.queue.eraseAll()
             state.queue.statistics.droppedPrivacy += UInt64(items.count)
             state.wake = true
             // The journal goes too, with every record in it: a crash must not bring the erased items back.
-            if let old = state.journal, let directory {
-                state.journal = try? OutboxJournal(directory: directory)
-                state.journalConsumed = 0
+            intake.withLock { intake in
+                guard let old = intake.journal, let directory else { return }
+                intake.journal = try? OutboxJournal(directory: directory)
+                intake.journalConsumed = 0
                 old.retire(consumed: Int.max)
             }
             return items
@@ -223,7 +246,10 @@ public final class Outbox: Sendable {
     /// journal (tests and tools). nil when the store cannot be read now.
     public func storedItemCount() -> Int? {
         guard let stored = store.storedIDs()?.count else { return nil }
-        return stored + state.withLock { state in state.queue.journaledIDs.count { state.queue.entry($0) != nil } }
+        return stored + state.withLock { state in
+            takePending(into: &state)
+            return state.queue.journaledIDs.count { state.queue.entry($0) != nil }
+        }
     }
 
     // MARK: - Queueing
@@ -253,8 +279,9 @@ public final class Outbox: Sendable {
             logger.warning("could not store a tracking item (\(error.message)); keeping it in memory and trying again")
         }
         let (dropped, mustSignal) = state.withLock { state -> ([OutboxItem], Bool) in
-            let id = storedID ?? state.nextMemoryID
-            if storedID == nil { state.nextMemoryID += 1 }
+            takePending(into: &state)  // keeps report order
+            let id = storedID ?? intake.withLock { $0.takeMemoryID() }
+            if storedID == nil { state.hasMemoryOnly = true }
             let item = OutboxItem(id: id, createdMilliseconds: created, payload: payload)
             if let storedID, storedID <= state.lastLoadedID {
                 // Between the insert and this lock the delivery thread read the row from the store: it is
@@ -271,45 +298,53 @@ public final class Outbox: Sendable {
         dropOverflowRows(dropped)
     }
 
-    /// Appends the report to the journal and queues it, under the lock; false when there is no journal or it
-    /// refused the write.
+    /// Appends the report to the journal and hands it to the queue, under the intake lock only; false when there
+    /// is no journal or it refused the write.
     private func enqueueJournaled(_ payload: OutboxItem.Payload, _ record: [UInt8], _ created: Int64) -> Bool {
         var failure: EngineFailure?
-        let outcome = state.withLock { state -> ([OutboxItem], Bool)? in
-            guard state.journal != nil else { return nil }
+        let mustSignal = intake.withLock { intake -> Bool? in
+            guard intake.journal != nil else { return nil }
             do throws(EngineFailure) {
-                try state.journal?.append(record)
+                try intake.journal?.append(record)
             } catch {
                 failure = error
                 return nil
             }
-            let item = OutboxItem(id: state.nextMemoryID, createdMilliseconds: created, payload: payload)
-            state.nextMemoryID += 1
-            state.queue.append(item, journaled: true)
-            return queued(item, in: &state)
+            intake.pending.append(OutboxItem(id: intake.takeMemoryID(), createdMilliseconds: created, payload: payload))
+            if intake.napping {
+                // A whole batch need not wait for the end of the window.
+                intake.reportsWhileNapping += 1
+                guard intake.reportsWhileNapping >= OutboxQueue.maximumBatch else { return false }
+                intake.reportsWhileNapping = 0
+                return true
+            }
+            return intake.sleeping
         }
         if let failure { logger.warning("could not write a tracking item to the journal (\(failure.message))") }
-        guard let (dropped, mustSignal) = outcome else { return false }
+        guard let mustSignal else { return false }
         if mustSignal { waker.signal() }
-        dropOverflowRows(dropped)
         return true
     }
 
-    /// After queueing `item`: wakes the delivery thread if it must, and drops what is over the cap.
+    /// Moves the journaled reports the queue has yet to take into it, and drops what is then over the cap
+    /// (returned, for their rows to go).
+    @discardableResult
+    private func takePending(into state: inout State) -> [OutboxItem] {
+        let taken = intake.withLock { intake -> [OutboxItem] in
+            defer { intake.pending.removeAll(keepingCapacity: true) }
+            return intake.pending
+        }
+        guard !taken.isEmpty else { return [] }
+        for item in taken { state.queue.append(item, journaled: true) }
+        return state.queue.dropOverflow()
+    }
+
+    /// After queueing `item`: whether the delivery thread must be woken, and what is over the cap.
     private func queued(_ item: OutboxItem, in state: inout State) -> ([OutboxItem], Bool) {
         state.wake = true
         // An event behind a batch in flight goes out when that batch's answer wakes the thread: no wake now.
         let sendableNow = !(item.isEvent && state.queue.eventBatchInFlight)
-        var mustSignal = state.sleeping && sendableNow
-        if state.napping {
-            // A whole batch need not wait for the end of the window.
-            state.reportsWhileNapping += 1
-            if state.reportsWhileNapping >= OutboxQueue.maximumBatch, sendableNow {
-                state.reportsWhileNapping = 0
-                mustSignal = true
-            }
-        }
-        return (state.queue.dropOverflow(), mustSignal)
+        return (state.queue.dropOverflow(), state.sleeping && sendableNow)
     }
 
     private func dropOverflowRows(_ dropped: [OutboxItem]) {
@@ -329,6 +364,7 @@ public final class Outbox: Sendable {
         if ownership != nil { adoptStoredItems(all: false) }
         let deadline = MonotonicClock.deadline(afterMilliseconds: timeoutMilliseconds)
         let (pending, failuresBefore, abortGeneration) = state.withLock { state in
+            takePending(into: &state)
             state.queue.activeFlushes += 1
             state.queue.flushGeneration += 1
             state.wake = true
@@ -373,9 +409,9 @@ public final class Outbox: Sendable {
         moveJournaledItems()
         storeMemoryOnlyItems()
         // Deleted when everything in it is in the database; otherwise left for the next start to recover.
-        state.withLock { state in
-            state.journal?.retire(consumed: state.journalConsumed)
-            state.journal = nil
+        intake.withLock { intake in
+            intake.journal?.retire(consumed: intake.journalConsumed)
+            intake.journal = nil
         }
         let left = state.withLock { $0.queue.memoryOnlyIDs.count }
         if left > 0 { logger.warning("\(left) tracking item(s) could not be stored and are lost at exit") }
@@ -399,8 +435,11 @@ public final class Outbox: Sendable {
         while true {
             // A directory change may be an instance dying (its files close): take over what its journal holds.
             let recovered = changed && recoverDeadJournals()
-            let moved = moveJournaledItems()
+            let move = moveJournaledItems()
             let nowMonotonic = MonotonicClock.now()
+            // Reports woke the thread: more are likely to follow, so the batch window starts now, as after a
+            // send (otherwise a thread that cannot send would wake for every report).
+            if move.moved > 0 { lastSend = max(lastSend, nowMonotonic) }
             if recovered, ownership?.isHeld == true { adoptStoredItems(all: false) }
             if let ownership, !ownership.isHeld, changed || !waker.watchesDirectory {
                 _ = isOwner
@@ -433,22 +472,24 @@ public final class Outbox: Sendable {
             } else if !waker.watchesDirectory {
                 wakeAt = nowMonotonic + Self.retryStoreNanoseconds
             }
-            if state.withLock({ !$0.queue.memoryOnlyIDs.isEmpty }) {
-                storeMemoryOnlyItems()
+            if state.withLock({ $0.hasMemoryOnly }), !storeMemoryOnlyItems() {
                 wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds)
             }
-            if !moved { wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds) }
+            if !move.succeeded { wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds) }
             let proceed = state.withLock { state -> Bool? in
                 if state.stopping { return nil }
-                // While napping out a batch window, new reports wait for it to end (the flag stays set).
-                if state.wake, !napping {
-                    state.wake = false
-                    return true
+                return intake.withLock { intake -> Bool in
+                    // While napping out a batch window, new reports wait for it to end (the flag stays set).
+                    if state.wake || !intake.pending.isEmpty, !napping {
+                        state.wake = false
+                        return true
+                    }
+                    state.sleeping = !napping
+                    state.napping = napping
+                    if napping, !intake.napping { intake.reportsWhileNapping = 0 }
+                    (intake.sleeping, intake.napping) = (!napping, napping)
+                    return false
                 }
-                state.sleeping = !napping
-                if napping, !state.napping { state.reportsWhileNapping = 0 }
-                state.napping = napping
-                return false
             }
             guard let proceed else { return }
             changed = false
@@ -461,6 +502,7 @@ public final class Outbox: Sendable {
                     state.sleeping = false
                     state.napping = false
                     if !wasNapping { state.wake = false }
+                    intake.withLock { intake in (intake.sleeping, intake.napping) = (false, false) }
                 }
             }
         }
@@ -513,13 +555,19 @@ public final class Outbox: Sendable {
         for retry in retries { store.recordAttempt(id: retry.id, attempts: retry.attempts, nextAttemptMilliseconds: retry.wallMilliseconds) }
     }
 
-    /// Writes items the disk refused earlier; each that is stored now keeps its place in the queue.
-    private func storeMemoryOnlyItems() {
+    /// Writes items the disk refused earlier; each that is stored now keeps its place in the queue. Returns
+    /// whether none is left in memory only.
+    @discardableResult
+    private func storeMemoryOnlyItems() -> Bool {
         let waiting = state.withLock { state in state.queue.memoryOnlyIDs.compactMap { state.queue.entry($0)?.item } }
         for item in waiting {
-            guard let id = try? store.insert(item.payload, createdMilliseconds: item.createdMilliseconds) else { return }
+            guard let id = try? store.insert(item.payload, createdMilliseconds: item.createdMilliseconds) else { return false }
             if !state.withLock({ $0.stored(pendingID: item.id, as: id) }) { store.delete([id]) }  // dropped meanwhile
             logger.info("stored a tracking item the disk had refused")
+        }
+        return state.withLock { state in
+            state.hasMemoryOnly = !state.queue.memoryOnlyIDs.isEmpty
+            return !state.hasMemoryOnly
         }
     }
 
@@ -527,38 +575,48 @@ public final class Outbox: Sendable {
     /// the journal is consumed. Under `storeSync`, so a concurrent read of new rows cannot adopt them a second
     /// time. Returns false when the database refused (the reports stay durable in the journal; tried again).
     @discardableResult
-    private func moveJournaledItems() -> Bool {
-        guard let databaseStore else { return true }
+    private func moveJournaledItems() -> (succeeded: Bool, moved: Int) {
+        guard let databaseStore else { return (true, 0) }
         return storeSync.withLock { _ in
+            var dropped: [OutboxItem] = []
             let snapshot = state.withLock { state -> (ids: [Int64], items: [OutboxItem], name: String, end: Int)? in
-                guard let journal = state.journal, journal.size > state.journalConsumed else { return nil }
+                dropped = takePending(into: &state)
+                // Every record up to the journal's size is now in the queue, or was dropped from it.
+                guard let (name, end) = intake.withLock({ intake -> (String, Int)? in
+                    guard let journal = intake.journal, journal.size > intake.journalConsumed else { return nil }
+                    return (journal.name, journal.size)
+                }) else { return nil }
                 let ids = state.queue.journaledIDs
-                return (ids, ids.compactMap { state.queue.entry($0)?.item }, journal.name, journal.size)
+                return (ids, ids.compactMap { state.queue.entry($0)?.item }, name, end)
             }
-            guard let snapshot else { return true }
+            dropOverflowRows(dropped)
+            guard let snapshot else { return (true, 0) }
             let rowIDs: [Int64]
             do throws(EngineFailure) {
                 rowIDs = try databaseStore.insertJournaled(snapshot.items.map { ($0.payload, $0.createdMilliseconds) },
                                                           journal: snapshot.name, consumed: snapshot.end)
             } catch {
                 logger.warning("could not move journaled tracking items into the database (\(error.message)); trying again")
-                return false
+                return (false, 0)
             }
             var retired: OutboxJournal?
             let orphans = state.withLock { state -> [Int64] in
                 // Erasure may have replaced the journal meanwhile; the rows of what it erased are orphans.
-                guard state.journal?.name == snapshot.name else { return rowIDs }
+                guard intake.withLock({ $0.journal?.name == snapshot.name }) else { return rowIDs }
                 let renames = zip(snapshot.items, rowIDs).map { (old: $0.id, new: $1) }
                 let orphans = state.queue.stored(journaled: renames)  // dropped (cap, age) while journaled
                 if state.queue.activeFlushes > 0 { for rename in renames { state.renamed[rename.old] = rename.new } }
                 state.queue.forgetJournaled(first: snapshot.ids.count)
-                state.journalConsumed = snapshot.end
                 state.wake = true
-                if let journal = state.journal, journal.size == snapshot.end, journal.size >= OutboxJournal.rotationBytes,
-                   let directory, let fresh = try? OutboxJournal(directory: directory) {
-                    retired = journal
-                    state.journal = fresh
-                    state.journalConsumed = 0
+                intake.withLock { intake in
+                    intake.journalConsumed = snapshot.end
+                    // Fully moved and large: a fresh journal, so a recovery never reads much.
+                    if let journal = intake.journal, journal.size == snapshot.end, journal.size >= OutboxJournal.rotationBytes,
+                       let directory, let fresh = try? OutboxJournal(directory: directory) {
+                        retired = journal
+                        intake.journal = fresh
+                        intake.journalConsumed = 0
+                    }
                 }
                 return orphans
             }
@@ -569,7 +627,7 @@ public final class Outbox: Sendable {
             }
             // Another process delivers: tell it (its directory watch sees the lock file touched).
             if !rowIDs.isEmpty, let ownership, !ownership.isHeld { ownership.touch() }
-            return true
+            return (true, rowIDs.count)
         }
     }
 
@@ -577,7 +635,7 @@ public final class Outbox: Sendable {
     /// Returns whether any row was added.
     private func recoverDeadJournals() -> Bool {
         guard let databaseStore, let directory else { return false }
-        let own = state.withLock { $0.journal?.name }
+        let own = intake.withLock { $0.journal?.name }
         var added = false, finished = false
         for dead in OutboxJournal.dead(in: directory, except: own) {
             guard let consumed = databaseStore.journalConsumed(dead.name) else {
