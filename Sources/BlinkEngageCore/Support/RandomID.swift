@@ -1,9 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+internal import CSystemShims
+
 /// Random identifiers (event ids, the device id) in the UUID version 4 text form, from the system's generator
 /// (`getrandom`, one call, no file to open).
 enum RandomID {
     static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var high = generator.next() as UInt64, low = generator.next() as UInt64
+        var (high, low) = randomBits()
         high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000    // variant 10
         let hex = Array("0123456789abcdef".utf8)
@@ -17,5 +23,14 @@ enum RandomID {
             }
         }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// 128 random bits in one `getrandom` call (the standard library's generator makes one call per 64 bits).
+    private static func randomBits() -> (UInt64, UInt64) {
+        var words: (UInt64, UInt64) = (0, 0)
+        let filled = withUnsafeMutableBytes(of: &words) { be_getrandom($0.baseAddress, $0.count) }
+        if filled == MemoryLayout.size(ofValue: words) { return words }
+        var generator = SystemRandomNumberGenerator()  // interrupted or unavailable: never fails
+        return (generator.next(), generator.next())
     }
 }

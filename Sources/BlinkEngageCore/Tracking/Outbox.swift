@@ -452,7 +452,6 @@ public final class Outbox: Sendable {
                     adoptStoredItems(all: false)
                 }
             }
-            applyPendingStoreWork()
             let owner = ownership?.isHeld ?? true
             var wakeAt = UInt64.max
             if owner {
@@ -472,6 +471,8 @@ public final class Outbox: Sendable {
             } else if !waker.watchesDirectory {
                 wakeAt = nowMonotonic + Self.retryStoreNanoseconds
             }
+            // After sending: the next request is on its way while settled rows are deleted.
+            applyPendingStoreWork()
             if state.withLock({ $0.hasMemoryOnly }), !storeMemoryOnlyItems() {
                 wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds)
             }
