@@ -221,17 +221,20 @@ public final class Outbox: Sendable {
     @discardableResult
     func eraseAll() -> Int {
         let dropped = state.withLock { state -> [OutboxItem] in
-            takePending(into: &state)
-            let items = state.queue.eraseAll()
+            // One intake section: no report can slip between taking the pending ones and replacing the journal.
+            let items = intake.withLock { intake -> [OutboxItem] in
+                for item in intake.pending { state.queue.append(item, journaled: true) }
+                intake.pending.removeAll()
+                // The journal goes too, with every record in it: a crash must not bring the erased items back.
+                if let old = intake.journal, let directory {
+                    intake.journal = try? OutboxJournal(directory: directory)
+                    intake.journalConsumed = 0
+                    old.retire(consumed: Int.max)
+                }
+                return state.queue.eraseAll()
+            }
             state.queue.statistics.droppedPrivacy += UInt64(items.count)
             state.wake = true
-            // The journal goes too, with every record in it: a crash must not bring the erased items back.
-            intake.withLock { intake in
-                guard let old = intake.journal, let directory else { return }
-                intake.journal = try? OutboxJournal(directory: directory)
-                intake.journalConsumed = 0
-                old.retire(consumed: Int.max)
-            }
             return items
         }
         // Other processes' rows too: the user asked for all of it. One transaction for both.
@@ -326,17 +329,17 @@ public final class Outbox: Sendable {
         return true
     }
 
-    /// Moves the journaled reports the queue has yet to take into it, and drops what is then over the cap
-    /// (returned, for their rows to go).
+    /// Moves the journaled reports the queue has yet to take into it (the cap is applied when the delivery thread
+    /// moves them into the database). Returns the journal's name, size and how much of it is moved, read with
+    /// the same lock held: every record up to that size is then in the queue, or was dropped from it.
     @discardableResult
-    private func takePending(into state: inout State) -> [OutboxItem] {
-        let taken = intake.withLock { intake -> [OutboxItem] in
+    private func takePending(into state: inout State) -> (name: String, size: Int, consumed: Int)? {
+        let (taken, journal) = intake.withLock { intake in
             defer { intake.pending.removeAll(keepingCapacity: true) }
-            return intake.pending
+            return (intake.pending, intake.journal.map { ($0.name, $0.size, intake.journalConsumed) })
         }
-        guard !taken.isEmpty else { return [] }
         for item in taken { state.queue.append(item, journaled: true) }
-        return state.queue.dropOverflow()
+        return journal
     }
 
     /// After queueing `item`: whether the delivery thread must be woken, and what is over the cap.
@@ -581,14 +584,12 @@ public final class Outbox: Sendable {
         return storeSync.withLock { _ in
             var dropped: [OutboxItem] = []
             let snapshot = state.withLock { state -> (ids: [Int64], items: [OutboxItem], name: String, end: Int)? in
-                dropped = takePending(into: &state)
+                let journal = takePending(into: &state)
+                dropped = state.queue.dropOverflow()
                 // Every record up to the journal's size is now in the queue, or was dropped from it.
-                guard let (name, end) = intake.withLock({ intake -> (String, Int)? in
-                    guard let journal = intake.journal, journal.size > intake.journalConsumed else { return nil }
-                    return (journal.name, journal.size)
-                }) else { return nil }
+                guard let journal, journal.size > journal.consumed else { return nil }
                 let ids = state.queue.journaledIDs
-                return (ids, ids.compactMap { state.queue.entry($0)?.item }, name, end)
+                return (ids, ids.compactMap { state.queue.entry($0)?.item }, journal.name, journal.size)
             }
             dropOverflowRows(dropped)
             guard let snapshot else { return (true, 0) }
