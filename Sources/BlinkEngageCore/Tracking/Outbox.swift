@@ -205,12 +205,15 @@ public final class Outbox: Sendable {
     }
 
     public var statistics: OutboxStatistics {
-        state.withLock { state in
+        let (statistics, dropped) = state.withLock { state in
             takePending(into: &state)
+            let dropped = state.queue.dropOverflow()  // the cap holds in what the host reads
             var statistics = state.queue.statistics
             statistics.queueDepth = UInt64(state.queue.count)
-            return statistics
+            return (statistics, dropped)
         }
+        dropOverflowRows(dropped)
+        return statistics
     }
 
     /// Counts a beacon withheld for the user's privacy choices.
@@ -366,13 +369,15 @@ public final class Outbox: Sendable {
         // on their change notice having arrived.
         if ownership != nil { adoptStoredItems(all: false) }
         let deadline = MonotonicClock.deadline(afterMilliseconds: timeoutMilliseconds)
-        let (pending, failuresBefore, abortGeneration) = state.withLock { state in
+        let (pending, failuresBefore, abortGeneration, dropped) = state.withLock { state in
             takePending(into: &state)
+            let dropped = state.queue.dropOverflow()
             state.queue.activeFlushes += 1
             state.queue.flushGeneration += 1
             state.wake = true
-            return (state.queue.flushableIDs, state.connectionFailures, state.flushAbortGeneration)
+            return (state.queue.flushableIDs, state.connectionFailures, state.flushAbortGeneration, dropped)
         }
+        dropOverflowRows(dropped)
         waker.signal()  // always: the thread may be napping out a batch window
         defer {
             state.withLock { state in
