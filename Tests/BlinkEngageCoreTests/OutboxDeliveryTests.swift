@@ -144,6 +144,81 @@ final class OutboxDeliveryTests {
         #expect(try sandbox.requests().count == 2)  // one attempt each, no retry
     }
 
+    // MARK: - Journals
+
+    func journalRows(_ database: Database) throws -> Int {
+        try database.withConnection { session throws(EngineFailure) -> Int in
+            var count = 0
+            try session.run("SELECT COUNT(*) FROM outbox_journal") { row throws(EngineFailure) in count = Int(row.integer(0)) }
+            return count
+        }
+    }
+
+    @Test func aDeadInstancesJournalIsRecoveredOnceFromWhereItWasMoved() throws {
+        // An instance that died: three reports journaled, the first of them already moved into the database.
+        let database = try openDatabase()
+        let store = SQLiteOutboxStore(database: database)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var journal = try OutboxJournal(directory: storage)
+        let payloads = (0..<3).map { OutboxItem.Payload.event(json: event("dead-\($0)"), identity: nil) }
+        var firstEnd = 0
+        for payload in payloads {
+            try journal.append(try #require(JournalRecord.encode(payload, createdMilliseconds: now)))
+            if firstEnd == 0 { firstEnd = journal.size }
+        }
+        _ = try store.insertJournaled([(payloads[0], now)], journal: journal.name, consumed: firstEnd)
+        journal.retire(consumed: firstEnd)  // closed and kept, its lock gone with it: what a death leaves
+        let path = storage + "/" + journal.name
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        let outbox = try makeOutbox()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(outbox.storedItemCount() == 3)  // the first once, not twice
+        deliverAll(outbox)
+        stop(outbox)
+        let received = try sandboxEvents()
+        #expect(received.ids.sorted() == ["dead-0", "dead-1", "dead-2"] && received.total == 3)
+
+        // A later start finds nothing more, and the journal's progress row went with its file.
+        let again = try makeOutbox()
+        defer { stop(again) }
+        #expect(again.storedItemCount() == 0)
+        #expect(try journalRows(database) == 0)
+    }
+
+    @Test func aLiveInstancesJournalIsLeftToIt() throws {
+        let blocker = try OwnershipLock(directory: storage)  // a third owner: nothing is delivered meanwhile
+        #expect(blocker.tryAcquire().held)
+        let first = try makeOutbox()
+        for index in 0..<40 { try first.enqueueEvent(json: event("live-\(index)"), identity: nil) }
+        let second = try makeOutbox()  // starts beside it: must not take the first one's journal for a dead one
+        for index in 40..<80 { try second.enqueueEvent(json: event("live-\(index)"), identity: nil) }
+        blocker.release()
+        deliverAll(first)
+        deliverAll(second)
+        for _ in 0..<100 where (first.storedItemCount() ?? 1) + (second.storedItemCount() ?? 1) > 0 {
+            _ = first.flush(timeoutMilliseconds: 1000)
+            _ = second.flush(timeoutMilliseconds: 1000)
+        }
+        stop(first)
+        stop(second)
+        let received = try sandboxEvents()
+        #expect(received.distinct == 80 && received.total == 80)
+    }
+
+    @Test func erasureLeavesNoRecordInAJournal() throws {
+        let blocker = try OwnershipLock(directory: storage)
+        #expect(blocker.tryAcquire().held)
+        let outbox = try makeOutbox()
+        defer { stop(outbox) }
+        for index in 0..<5 { try outbox.enqueueEvent(json: event("private-\(index)"), identity: "user-1") }
+        #expect(outbox.eraseAll() == 5)
+        let journals = FileIO.listing(storage).filter { OutboxJournal.isJournal($0.name) }
+        #expect(journals.count == 1 && journals.first?.size == 0)  // a fresh, empty one
+        #expect(outbox.storedItemCount() == 0)
+        blocker.release()
+    }
+
     @Test func capDropsTheOldestAndCountsThem() throws {
         let blocker = try OwnershipLock(directory: storage)  // another owner: nothing is delivered meanwhile
         #expect(blocker.tryAcquire().held)
