@@ -1,4 +1,5 @@
 @testable import BlinkEngageCore
+import Foundation
 import Testing
 
 /// The journal's record format without a file: what goes in comes out, and a torn or damaged record ends the
@@ -71,5 +72,30 @@ struct JournalRecordTests {
     @Test func anItemOverTheRecordCapIsNotEncoded() {
         let huge = String(repeating: "x", count: JournalRecord.maximumBody)
         #expect(JournalRecord.encode(.beacon(url: "https://t.example/" + huge), createdMilliseconds: 0) == nil)
+    }
+}
+
+/// `be_storage_inspect` counts what is still in journals as queued.
+struct JournalInspectionTests {
+    @Test func reportsStillInAJournalCountAsQueued() throws {
+        let root = NSTemporaryDirectory() + "be-inspect-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let directory = StorageLocation.directory(root: root, apiKey: "inspect-key")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let database = try Database(directory: directory, schema: SQLiteOutboxStore.schema + IdentityStore.schema)
+        let created = Int64(Date().timeIntervalSince1970 * 1000) - 90_000
+        var journal = try OutboxJournal(directory: directory)
+        let payloads: [OutboxItem.Payload] = [.event(json: #"{"id":"a"}"#, identity: nil), .beacon(url: "https://t.example/b"),
+                                              .event(json: #"{"id":"b"}"#, identity: "u")]
+        for payload in payloads { try journal.append(try #require(JournalRecord.encode(payload, createdMilliseconds: created))) }
+        var info = try StorageInspection.inspect(root: root, apiKey: "inspect-key")
+        #expect(info.eventsQueued == 2 && info.beaconsQueued == 1)
+        #expect(info.oldestItemAgeSeconds >= 90)
+        // Once moved, they are counted from the table, not twice.
+        _ = try SQLiteOutboxStore(database: database).insertJournaled(payloads.map { ($0, created) }, journal: journal.name,
+                                                                      consumed: journal.size)
+        info = try StorageInspection.inspect(root: root, apiKey: "inspect-key")
+        #expect(info.eventsQueued == 2 && info.beaconsQueued == 1)
+        journal.retire(consumed: journal.size)
     }
 }

@@ -32,6 +32,19 @@ public enum StorageInspection {
                 if !overflow, age > 0 { info.oldestItemAgeSeconds = max(info.oldestItemAgeSeconds, UInt64(age / 1000)) }
             }
             info.hasIdentity = try IdentityStore.currentIdentity(in: session) != nil
+            // Reports still in journals (a running instance's, or one that died) are queued too.
+            for file in FileIO.listing(directory) where OutboxJournal.isJournal(file.name) {
+                var consumed = 0
+                try? session.run("SELECT consumed FROM outbox_journal WHERE name = ?", [.text(file.name)]) { row throws(EngineFailure) in
+                    consumed = Int(clamping: max(0, row.integer(0)))
+                }
+                guard let bytes = FileIO.contents(of: directory + "/" + file.name, limit: OutboxJournal.maximumBytes) else { continue }
+                for record in JournalRecord.decode(bytes, from: consumed).records {
+                    if case .beacon = record.payload { info.beaconsQueued += 1 } else { info.eventsQueued += 1 }
+                    let (age, overflow) = now.subtractingReportingOverflow(record.createdMilliseconds)
+                    if !overflow, age > 0 { info.oldestItemAgeSeconds = max(info.oldestItemAgeSeconds, UInt64(age / 1000)) }
+                }
+            }
         }
         for file in FileIO.listing(directory) where file.name.hasPrefix(Database.fileName) && !file.name.containsText(".corrupt-") {
             info.databaseBytes += UInt64(file.size)
