@@ -712,11 +712,14 @@ void be_offer_feed_event_free(be_offer_feed_event *event);
 
 /**
  * Records the event durably under the current identity, with a fresh id and time: reporting the same object
- * twice records two events. Durably means one insert into the storage directory's database before this
- * returns, so the event survives the process being killed right after. When the disk refuses the write (full,
- * or a file size limit), the event is kept in memory, delivered from there, written to the database as soon
- * as the disk takes it again (tried every second) and at be_sdk_shutdown(); only the death of the process
- * before then loses it. A warning is logged either way. DID_APPEAR also fires the offer's impression
+ * twice records two events. Durably means one write(2) to this instance's journal in the storage directory
+ * before this returns (a few microseconds, no lock the delivery thread holds), so the event survives the process
+ * being killed right after; the delivery thread moves it into the database with others in one transaction, and
+ * an instance that starts later recovers what a dead one left in its journal. Like SQLite's WAL with
+ * synchronous=NORMAL, this survives the death of the process, not a power loss. When the disk refuses the write
+ * (full, or a file size limit), the event is inserted into the database; when that fails too, it is kept in
+ * memory, delivered from there, written to the database as soon as the disk takes it again (tried every second)
+ * and at be_sdk_shutdown(); only the death of the process before then loses it. A warning is logged either way. DID_APPEAR also fires the offer's impression
  * beacons: report every offer that becomes visible, every time. An event from an older feed is still recorded,
  * with the positions it had in its own feed.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE without an Engage URL or after shutdown.
