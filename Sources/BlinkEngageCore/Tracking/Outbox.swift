@@ -440,6 +440,7 @@ public final class Outbox: Sendable {
         var changed = false
         var lastSend: UInt64 = 0
         var napping = false  // waiting out the batch window: reports need not wake the thread
+        var wroteSinceCheckpoint = false
         while true {
             // A directory change may be an instance dying (its files close): take over what its journal holds.
             let recovered = changed && recoverDeadJournals()
@@ -447,7 +448,10 @@ public final class Outbox: Sendable {
             let nowMonotonic = MonotonicClock.now()
             // Reports woke the thread: more are likely to follow, so the batch window starts now, as after a
             // send (otherwise a thread that cannot send would wake for every report).
-            if move.moved > 0 { lastSend = max(lastSend, nowMonotonic) }
+            if move.moved > 0 {
+                lastSend = max(lastSend, nowMonotonic)
+                wroteSinceCheckpoint = true
+            }
             if recovered, ownership?.isHeld == true { adoptStoredItems(all: false) }
             if let ownership, !ownership.isHeld, changed || !waker.watchesDirectory {
                 _ = isOwner
@@ -480,7 +484,7 @@ public final class Outbox: Sendable {
                 wakeAt = nowMonotonic + Self.retryStoreNanoseconds
             }
             // After sending: the next request is on its way while settled rows are deleted.
-            applyPendingStoreWork()
+            if applyPendingStoreWork() { wroteSinceCheckpoint = true }
             if state.withLock({ $0.hasMemoryOnly }), !storeMemoryOnlyItems() {
                 wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds)
             }
@@ -502,6 +506,11 @@ public final class Outbox: Sendable {
             }
             guard let proceed else { return }
             changed = false
+            if !proceed, wroteSinceCheckpoint, state.withLock({ $0.queue.count == 0 && $0.pendingDeletes.isEmpty }) {
+                // Nothing left to deliver: the moment to copy the WAL into the database, off every busy path.
+                database?.checkpoint()
+                wroteSinceCheckpoint = false
+            }
             if !proceed {
                 let reasons = waker.wait(until: wakeAt == UInt64.max ? nil : wakeAt)
                 changed = reasons.contains(.directoryChanged)
@@ -548,11 +557,13 @@ public final class Outbox: Sendable {
     }
 
     /// Deletes and updates the rows of settled items (on the delivery thread, so no read can adopt them back).
-    private func applyPendingStoreWork() {
+    /// Returns whether it wrote anything.
+    @discardableResult
+    private func applyPendingStoreWork() -> Bool {
         storeSync.withLock { _ in applyPendingStoreWorkLocked() }
     }
 
-    private func applyPendingStoreWorkLocked() {
+    private func applyPendingStoreWorkLocked() -> Bool {
         let (deletes, retries) = state.withLock { state in
             defer { state.pendingRetries = [] }
             return (Array(state.pendingDeletes), state.pendingRetries)
@@ -562,6 +573,7 @@ public final class Outbox: Sendable {
             state.withLock { state in for id in deletes { state.pendingDeletes.remove(id) } }
         }
         for retry in retries { store.recordAttempt(id: retry.id, attempts: retry.attempts, nextAttemptMilliseconds: retry.wallMilliseconds) }
+        return !deletes.isEmpty || !retries.isEmpty
     }
 
     /// Writes items the disk refused earlier; each that is stored now keeps its place in the queue. Returns
