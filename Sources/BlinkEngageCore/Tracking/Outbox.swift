@@ -626,6 +626,9 @@ public final class Outbox: Sendable {
                 let orphans = state.queue.stored(journaled: renames)  // dropped (cap, age) while journaled
                 if state.queue.activeFlushes > 0 { for rename in renames { state.renamed[rename.old] = rename.new } }
                 state.queue.forgetJournaled(first: snapshot.ids.count)
+                // Ids are handed out in order: when ours follow the last row read, no other process's row lies
+                // before them, and reading new rows need not read ours again.
+                if let first = rowIDs.first, let last = rowIDs.last, first == state.lastLoadedID + 1 { state.lastLoadedID = last }
                 state.wake = true
                 intake.withLock { intake in
                     intake.journalConsumed = snapshot.end
