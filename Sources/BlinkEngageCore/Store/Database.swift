@@ -197,27 +197,13 @@ final class Database: Sendable {
 
         /// Runs `sql` with `values` bound to its `?` parameters, calling `row` for each result row.
         func run(_ sql: String, _ values: [Value] = [], row: (Row) throws(EngineFailure) -> Void = { _ in }) throws(EngineFailure) {
-            let statement = try prepared(sql)
-            defer {
-                sqlite3_reset(statement)
-                sqlite3_clear_bindings(statement)
-            }
-            for (offset, value) in values.enumerated() {
-                let index = Int32(offset + 1)
-                let result: Int32
-                switch value {
-                case .integer(let number): result = sqlite3_bind_int64(statement, index, number)
-                case .text(let text): result = be_sqlite3_bind_text(statement, index, text, -1)
-                case .null: result = sqlite3_bind_null(statement, index)
-                }
-                guard result == SQLITE_OK else { throw failure(sql, result) }
-            }
-            while true {
-                let step = sqlite3_step(statement)
-                if step == SQLITE_DONE { return }
-                guard step == SQLITE_ROW else { throw failure(sql, step) }
-                try row(Row(statement: statement))
-            }
+            try statement(sql).run(values, row: row)
+        }
+
+        /// The prepared statement for `sql`, for running many times in a row (a batch of inserts) without
+        /// looking it up each time. Valid inside `withConnection`'s closure only.
+        func statement(_ sql: String) throws(EngineFailure) -> Statement {
+            Statement(session: self, sql: sql, handle: try prepared(sql))
         }
 
         /// The rowid of the last insert on this connection.
@@ -244,10 +230,54 @@ final class Database: Sendable {
             return statement
         }
 
-        private func failure(_ sql: String, _ code: Int32) -> EngineFailure {
+        fileprivate func failure(_ sql: String, _ code: Int32) -> EngineFailure {
             let detail = String(cString: sqlite3_errmsg(connection.handle))
             let isFull = code & 0xFF == SQLITE_FULL || code == SQLITE_IOERR | (3 << 8)  // SQLITE_IOERR_WRITE
             return .io("\(isFull ? "the disk is full: " : "")\(detail) (SQLite \(code))")
+        }
+    }
+
+    /// A prepared statement of a session: binds values, steps through rows, and is reset after each run.
+    struct Statement {
+        fileprivate let session: Session
+        fileprivate let sql: String
+        fileprivate let handle: OpaquePointer
+
+        /// Runs the statement with `values` bound to its `?` parameters, calling `row` for each result row.
+        func run(_ values: [Value], row: (Row) throws(EngineFailure) -> Void = { _ in }) throws(EngineFailure) {
+            defer {
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+            }
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let result: Int32
+                switch value {
+                case .integer(let number): result = sqlite3_bind_int64(handle, index, number)
+                case .text(let text): result = Self.bind(text, to: handle, at: index)
+                case .null: result = sqlite3_bind_null(handle, index)
+                }
+                guard result == SQLITE_OK else { throw session.failure(sql, result) }
+            }
+            while true {
+                let step = sqlite3_step(handle)
+                if step == SQLITE_DONE { return }
+                guard step == SQLITE_ROW else { throw session.failure(sql, step) }
+                try row(Row(statement: handle))
+            }
+        }
+
+        /// Binds the text's UTF-8 bytes with their length (no terminator to look for); SQLite copies them.
+        private static func bind(_ text: String, to handle: OpaquePointer, at index: Int32) -> Int32 {
+            var text = text
+            return text.withUTF8 { bytes in
+                guard bytes.count <= Int(Int32.max) else { return SQLITE_TOOBIG }
+                // An empty buffer may have no address; SQLite takes "" for it.
+                guard let base = bytes.baseAddress else { return be_sqlite3_bind_text(handle, index, "", 0) }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    be_sqlite3_bind_text(handle, index, $0, Int32(bytes.count))
+                }
+            }
         }
     }
 

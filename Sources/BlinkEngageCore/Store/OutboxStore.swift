@@ -51,7 +51,14 @@ final class SQLiteOutboxStore: OutboxStore {
         try database.withConnection { session throws(EngineFailure) in try Self.insert(payload, createdMilliseconds, in: session) }
     }
 
+    private static let insertSQL = "INSERT INTO outbox (kind, body, identity, host, created_ms, privacy) VALUES (?, ?, ?, ?, ?, ?)"
+
     private static func insert(_ payload: OutboxItem.Payload, _ createdMilliseconds: Int64, in session: Database.Session) throws(EngineFailure) -> Int64 {
+        try insert(payload, createdMilliseconds, with: session.statement(insertSQL), in: session)
+    }
+
+    private static func insert(_ payload: OutboxItem.Payload, _ createdMilliseconds: Int64, with statement: Database.Statement,
+                               in session: Database.Session) throws(EngineFailure) -> Int64 {
         let values: [Database.Value]
         switch payload {
         case .beacon(let url):
@@ -60,7 +67,7 @@ final class SQLiteOutboxStore: OutboxStore {
             values = [.integer(eventKind), .text(json), identity.map(Database.Value.text) ?? .null, .text(""),
                       .integer(createdMilliseconds), .text(privacy)]
         }
-        try session.run("INSERT INTO outbox (kind, body, identity, host, created_ms, privacy) VALUES (?, ?, ?, ?, ?, ?)", values)
+        try statement.run(values)
         return session.lastInsertedRowID
     }
 
@@ -74,7 +81,8 @@ final class SQLiteOutboxStore: OutboxStore {
             var ids: [Int64] = []
             ids.reserveCapacity(items.count)
             try session.transaction { () throws(EngineFailure) in
-                for item in items { ids.append(try Self.insert(item.payload, item.createdMilliseconds, in: session)) }
+                let statement = try session.statement(Self.insertSQL)
+                for item in items { ids.append(try Self.insert(item.payload, item.createdMilliseconds, with: statement, in: session)) }
                 try session.run("INSERT OR REPLACE INTO outbox_journal (name, consumed) VALUES (?, ?)", [.text(journal), .integer(Int64(consumed))])
             }
             return ids
