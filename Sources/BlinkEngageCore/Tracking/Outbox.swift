@@ -104,8 +104,8 @@ public final class Outbox: Sendable {
         var journal: OutboxJournal?
         /// Bytes of `journal` already moved into the database.
         var journalConsumed = 0
-        /// Journaled reports the queue has yet to take, oldest first.
-        var pending: [OutboxItem] = []
+        /// Journaled reports the queue has yet to take, oldest first, with the offset each record ends at.
+        var pending: [(item: OutboxItem, end: Int)] = []
         /// Ids of items not (yet) in the database: negative, and rising, so that the queue's sort by (creation
         /// time, id) keeps them in the order they were reported.
         var nextMemoryID: Int64 = Int64.min + 1
@@ -226,7 +226,7 @@ public final class Outbox: Sendable {
         let dropped = state.withLock { state -> [OutboxItem] in
             // One intake section: no report can slip between taking the pending ones and replacing the journal.
             let items = intake.withLock { intake -> [OutboxItem] in
-                for item in intake.pending { state.queue.append(item, journaled: true) }
+                for (item, end) in intake.pending { state.queue.append(item, journalEnd: end) }
                 intake.pending.removeAll()
                 // The journal goes too, with every record in it: a crash must not bring the erased items back.
                 if let old = intake.journal, let directory {
@@ -254,7 +254,7 @@ public final class Outbox: Sendable {
         guard let stored = store.storedIDs()?.count else { return nil }
         return stored + state.withLock { state in
             takePending(into: &state)
-            return state.queue.journaledIDs.count { state.queue.entry($0) != nil }
+            return state.queue.journaled.count { state.queue.entry($0.id)?.journaled == true }
         }
     }
 
@@ -316,7 +316,8 @@ public final class Outbox: Sendable {
                 failure = error
                 return nil
             }
-            intake.pending.append(OutboxItem(id: intake.takeMemoryID(), createdMilliseconds: created, payload: payload))
+            let item = OutboxItem(id: intake.takeMemoryID(), createdMilliseconds: created, payload: payload)
+            intake.pending.append((item, intake.journal?.size ?? 0))
             if intake.napping {
                 // A whole batch need not wait for the end of the window.
                 intake.reportsWhileNapping += 1
@@ -341,8 +342,20 @@ public final class Outbox: Sendable {
             defer { intake.pending.removeAll(keepingCapacity: true) }
             return (intake.pending, intake.journal.map { ($0.name, $0.size, intake.journalConsumed) })
         }
-        for item in taken { state.queue.append(item, journaled: true) }
+        for (item, end) in taken { state.queue.append(item, journalEnd: end) }
         return journal
+    }
+
+    /// On the delivery thread: takes the reports handed off since it last looked, applying the cap. Returns
+    /// whether there were any.
+    private func takeReports() -> Bool {
+        let (took, dropped) = state.withLock { state -> (Bool, [OutboxItem]) in
+            let before = state.queue.journaled.count
+            takePending(into: &state)
+            return (state.queue.journaled.count > before, state.queue.dropOverflow())
+        }
+        dropOverflowRows(dropped)
+        return took
     }
 
     /// After queueing `item`: whether the delivery thread must be woken, and what is over the cap.
@@ -444,14 +457,8 @@ public final class Outbox: Sendable {
         while true {
             // A directory change may be an instance dying (its files close): take over what its journal holds.
             let recovered = changed && recoverDeadJournals()
-            let move = moveJournaledItems()
+            let took = takeReports()
             let nowMonotonic = MonotonicClock.now()
-            // Reports woke the thread: more are likely to follow, so the batch window starts now, as after a
-            // send (otherwise a thread that cannot send would wake for every report).
-            if move.moved > 0 {
-                lastSend = max(lastSend, nowMonotonic)
-                wroteSinceCheckpoint = true
-            }
             if recovered, ownership?.isHeld == true { adoptStoredItems(all: false) }
             if let ownership, !ownership.isHeld, changed || !waker.watchesDirectory {
                 _ = isOwner
@@ -477,12 +484,20 @@ public final class Outbox: Sendable {
                 } else {
                     let (work, selectedWakeAt) = state.withLock { $0.queue.selectWork(now: nowMonotonic) }
                     wakeAt = min(wakeAt, selectedWakeAt)
-                    if !work.isEmpty { lastSend = nowMonotonic }
+                    // Reports that woke the thread and could not go out yet (a batch in flight): more are likely
+                    // to follow, so the batch window starts now, as after a send; otherwise the thread would wake
+                    // for every report.
+                    if !work.isEmpty || took { lastSend = nowMonotonic }
                     for unit in work { send(unit) }
                 }
             } else if !waker.watchesDirectory {
                 wakeAt = nowMonotonic + Self.retryStoreNanoseconds
             }
+            // Journaled reports are moved into the database when the thread is about to wait, not during a burst's
+            // batch window: those delivered first never cost the database a write. What is in flight stays in the
+            // journal (see `OutboxQueue.movableJournaled`).
+            let move = napping ? (succeeded: true, moved: 0) : moveJournaledItems()
+            if move.moved > 0 { wroteSinceCheckpoint = true }
             // After sending: the next request is on its way while settled rows are deleted.
             if applyPendingStoreWork() { wroteSinceCheckpoint = true }
             if state.withLock({ $0.hasMemoryOnly }), !storeMemoryOnlyItems() {
@@ -600,13 +615,15 @@ public final class Outbox: Sendable {
         guard let databaseStore else { return (true, 0) }
         return storeSync.withLock { _ in
             var dropped: [OutboxItem] = []
-            let snapshot = state.withLock { state -> (ids: [Int64], items: [OutboxItem], name: String, end: Int)? in
+            let snapshot = state.withLock { state -> (count: Int, items: [OutboxItem], name: String, end: Int)? in
                 let journal = takePending(into: &state)
                 dropped = state.queue.dropOverflow()
-                // Every record up to the journal's size is now in the queue, or was dropped from it.
+                // Every record up to the journal's size is now in the queue, or was delivered or dropped from it.
                 guard let journal, journal.size > journal.consumed else { return nil }
-                let ids = state.queue.journaledIDs
-                return (ids, ids.compactMap { state.queue.entry($0)?.item }, journal.name, journal.size)
+                let movable = state.queue.movableJournaled()
+                let end = movable.all ? journal.size : (movable.end ?? journal.consumed)
+                guard end > journal.consumed else { return nil }
+                return (movable.count, movable.items, journal.name, end)
             }
             dropOverflowRows(dropped)
             guard let snapshot else { return (true, 0) }
@@ -625,7 +642,7 @@ public final class Outbox: Sendable {
                 let renames = zip(snapshot.items, rowIDs).map { (old: $0.id, new: $1) }
                 let orphans = state.queue.stored(journaled: renames)  // dropped (cap, age) while journaled
                 if state.queue.activeFlushes > 0 { for rename in renames { state.renamed[rename.old] = rename.new } }
-                state.queue.forgetJournaled(first: snapshot.ids.count)
+                state.queue.forgetJournaled(first: snapshot.count)
                 // Ids are handed out in order: when ours follow the last row read, no other process's row lies
                 // before them, and reading new rows need not read ours again.
                 if let first = rowIDs.first, let last = rowIDs.last, first == state.lastLoadedID + 1 { state.lastLoadedID = last }

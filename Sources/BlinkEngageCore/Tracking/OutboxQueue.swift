@@ -21,11 +21,15 @@ struct OutboxQueue {
         var inFlight = false
         /// The store refused it (a full disk, say): it lives in memory until a write succeeds.
         var memoryOnly = false
-        /// In this process's journal, not yet in the table: durable, but not sent until moved (a send before the
-        /// move could be repeated by a recovery of the journal after a crash).
+        /// In this process's journal, not (yet) in the table. It may be sent from there: delivered before the
+        /// delivery thread moves it, it never costs the database a write. Like a row deleted only after its answer,
+        /// a crash between the answer and the journal's progress being recorded sends it again.
         var journaled = false
         /// The flush generation this item was last tried in, so a flush tries each item once.
         var triedInFlush = 0
+
+        /// Whether the item has a row in the table (to delete when settled, to record attempts in).
+        var isStored: Bool { !memoryOnly && !journaled }
 
         init(item: OutboxItem, memoryOnly: Bool = false, journaled: Bool = false) {
             self.item = item
@@ -86,21 +90,23 @@ struct OutboxQueue {
     /// Ids of items that live in memory only, oldest first.
     var memoryOnlyIDs: [Int64] { order.filter { entries[$0]?.memoryOnly == true } }
 
-    /// Ids of items in the journal only, in the order they were written.
-    private(set) var journaledIDs: [Int64] = []
+    /// Items written to the journal and not yet moved into the table, in the order they were written, with the
+    /// journal offset each record ends at (ids of items since delivered or dropped stay until moved past).
+    private(set) var journaled: [(id: Int64, end: Int)] = []
 
     // MARK: - Adding
 
     /// Adds a newly reported item at the end of the queue.
     /// The delivery thread may have read the row from the store between its insert and this call: then the
     /// entry it adopted (perhaps already in flight) stands.
-    mutating func append(_ item: OutboxItem, memoryOnly: Bool = false, journaled: Bool = false) {
+    /// `journalEnd`: the item was written to the journal, whose record ends at that offset.
+    mutating func append(_ item: OutboxItem, memoryOnly: Bool = false, journalEnd: Int? = nil) {
         countQueued(item)
         guard entries[item.id] == nil else { return }
-        entries[item.id] = Entry(item: item, memoryOnly: memoryOnly, journaled: journaled)
+        entries[item.id] = Entry(item: item, memoryOnly: memoryOnly, journaled: journalEnd != nil)
         if !item.isEvent { beaconCount += 1 }
         order.append(item.id)
-        if journaled { journaledIDs.append(item.id) }
+        if let journalEnd { journaled.append((item.id, journalEnd)) }
     }
 
     /// Counts a report without queueing it: its row was already read from the store (see Outbox.enqueue).
@@ -139,14 +145,30 @@ struct OutboxQueue {
     /// Forgets stored entries the store no longer holds (delivered by a previous owner), except those in flight
     /// or in memory only.
     mutating func forgetMissing(from stored: Set<Int64>) {
-        for (id, entry) in entries where !stored.contains(id) && !entry.inFlight && !entry.memoryOnly && !entry.journaled {
+        for (id, entry) in entries where !stored.contains(id) && !entry.inFlight && entry.isStored {
             entries[id] = nil
             if !entry.item.isEvent { beaconCount -= 1 }
         }
     }
 
-    /// The journaled items moved into the table: `journaledIDs` up to `count` leave the journal list.
-    mutating func forgetJournaled(first count: Int) { journaledIDs.removeFirst(min(count, journaledIDs.count)) }
+    /// What of the journal can be moved into the table now: its records up to the first whose item is being sent
+    /// (the journal's progress is one offset, and an item in flight must not be stored twice). `count` entries
+    /// of `journaled` (delivered and dropped ones included), the items still queued among them, and the offset
+    /// their records end at; `all` when that is every journaled record.
+    func movableJournaled() -> (count: Int, items: [OutboxItem], end: Int?, all: Bool) {
+        var items: [OutboxItem] = [], end: Int?
+        for (index, record) in journaled.enumerated() {
+            if let entry = entries[record.id] {
+                if entry.inFlight { return (index, items, end, false) }
+                items.append(entry.item)
+            }
+            end = record.end
+        }
+        return (journaled.count, items, end, true)
+    }
+
+    /// The first `count` journaled records are in the table now (or need not be): they leave the journal list.
+    mutating func forgetJournaled(first count: Int) { journaled.removeFirst(min(count, journaled.count)) }
 
     /// Journaled items are now stored: each (old id, row id). One pass over the queue order, from its end where
     /// they are. Returns the row ids of items no longer queued (dropped or erased meanwhile), whose rows must go.
@@ -196,7 +218,7 @@ struct OutboxQueue {
         entries.removeAll()
         beaconCount = 0
         order.removeAll()
-        journaledIDs.removeAll()
+        journaled.removeAll()
         return items
     }
 
@@ -252,7 +274,7 @@ struct OutboxQueue {
         guard eventsEnabled, !eventBatchInFlight else { return false }
         var ready = 0
         for id in order {
-            guard let entry = entries[id], entry.item.isEvent, !entry.inFlight, !entry.journaled,
+            guard let entry = entries[id], entry.item.isEvent, !entry.inFlight,
                   now >= entry.notBefore, now >= entry.serverNotBefore else { continue }
             ready += 1
             if ready >= Self.maximumBatch { return true }
@@ -281,7 +303,7 @@ struct OutboxQueue {
             if eventsFull && (beaconsInFlight >= Self.maximumBeaconsInFlight || beaconsSeen >= beaconCount) { break }
             guard var entry = entries[id] else { continue }
             if !entry.item.isEvent { beaconsSeen += 1 }
-            guard !entry.inFlight, !entry.journaled else { continue }
+            guard !entry.inFlight else { continue }
             let backoffOver = now >= entry.notBefore || (flushing && entry.triedInFlush < flushGeneration)
             guard now >= entry.serverNotBefore, backoffOver else {
                 wakeAt = min(wakeAt, max(entry.serverNotBefore, entry.notBefore))
@@ -335,13 +357,13 @@ struct OutboxQueue {
                 entries[item.id] = nil
                 if !isEvent { beaconCount -= 1 }
                 if isEvent { statistics.eventsDelivered += 1 } else { statistics.beaconsDelivered += 1 }
-                if !entry.memoryOnly { settlement.delete.append(item.id) }
+                if entry.isStored { settlement.delete.append(item.id) }
                 continue
             case .reject:
                 entries[item.id] = nil
                 if !isEvent { beaconCount -= 1 }
                 statistics.countDrop(of: item, .rejected)
-                if !entry.memoryOnly { settlement.delete.append(item.id) }
+                if entry.isStored { settlement.delete.append(item.id) }
                 continue
             case .retry(let after, let serverAsked):
                 entry.attempts += 1
@@ -355,7 +377,7 @@ struct OutboxQueue {
                 break
             }
             entries[item.id] = entry
-            if entry.notBefore > now, !entry.memoryOnly {
+            if entry.notBefore > now, entry.isStored {
                 settlement.retry.append((item.id, entry.attempts, entry.notBefore))
             }
         }
