@@ -714,9 +714,11 @@ void be_offer_feed_event_free(be_offer_feed_event *event);
  * Records the event durably under the current identity, with a fresh id and time: reporting the same object
  * twice records two events. Durably means one write(2) to this instance's journal in the storage directory
  * before this returns (a few microseconds, no lock the delivery thread holds), so the event survives the process
- * being killed right after; the delivery thread moves it into the database with others in one transaction, and
- * an instance that starts later recovers what a dead one left in its journal. Like SQLite's WAL with
- * synchronous=NORMAL, this survives the death of the process, not a power loss. When the disk refuses the write
+ * being killed right after; the SDK delivers it from there, or moves it into the database with others in one
+ * transaction if it must wait, and an instance that starts later recovers what a dead one left in its journal.
+ * Like SQLite's WAL with synchronous=NORMAL, this survives the death of the process, not a power loss. Delivery
+ * is at least once: an event the server accepted just before the process died may be sent again (its `id`
+ * stays the same). When the disk refuses the write
  * (full, or a file size limit), the event is inserted into the database; when that fails too, it is kept in
  * memory, delivered from there, written to the database as soon as the disk takes it again (tried every second)
  * and at be_sdk_shutdown(); only the death of the process before then loses it. A warning is logged either way. DID_APPEAR also fires the offer's impression

@@ -12,13 +12,15 @@ public protocol EventAuthorization: AnyObject, Sendable {
 }
 
 /// The durable queue of beacons and events: a report is one write to this instance's journal before `enqueue`
-/// returns (`OutboxJournal`); the delivery thread moves journaled reports into `blinkengage.db` in one
-/// transaction per batch, and an item leaves the database only once delivered (or dropped by rule). The rules
-/// live in `OutboxQueue`; this class owns the lock, the store I/O and the delivery thread, which sleeps until
-/// there is something to do.
+/// returns (`OutboxJournal`), under a lock of its own (`Intake`). The delivery thread takes reports from there,
+/// sends them, and moves what is still waiting into `blinkengage.db` (one transaction, which also records how far
+/// the journal is moved) when it is about to sleep; a stored item leaves the database only once delivered (or
+/// dropped by rule). Delivery is at least once: an answer the process dies before recording is sent again. The
+/// rules live in `OutboxQueue`; this class owns the locks, the store I/O and the delivery thread, which sleeps
+/// until there is something to do.
 ///
-/// Two processes on one directory: the one holding `outbox.lock` delivers; the others only insert, and touch the
-/// lock file after each insert. The owner's directory watch (inotify) sees the touch and reads the new rows; a
+/// Two processes on one directory: the one holding `outbox.lock` delivers; the others only store, and touch the
+/// lock file after each move into the database. The owner's directory watch (inotify) sees the touch and reads the new rows; a
 /// process that is not the owner tries to take over when the directory changes (the owner touches the lock file
 /// when it lets go, and its exit closes its files). Its own writes wake no one.
 public final class Outbox: Sendable {
@@ -607,9 +609,10 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Moves journaled reports into the database: one transaction for all of them, which also records how far
-    /// the journal is consumed. Under `storeSync`, so a concurrent read of new rows cannot adopt them a second
-    /// time. Returns false when the database refused (the reports stay durable in the journal; tried again).
+    /// Moves journaled reports into the database, up to the first one in flight: one transaction for all of them,
+    /// which also records how far the journal is consumed. Under `storeSync`, so a concurrent read of new rows
+    /// cannot adopt them a second time. Returns false when the database refused (the reports stay durable in the
+    /// journal; tried again).
     @discardableResult
     private func moveJournaledItems() -> (succeeded: Bool, moved: Int) {
         guard let databaseStore else { return (true, 0) }
