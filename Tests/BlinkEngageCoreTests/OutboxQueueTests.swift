@@ -166,4 +166,51 @@ struct OutboxQueueTests {
         #expect(queue.memoryOnlyIDs.isEmpty)
         #expect(queue.selectWork(now: 0).work.first?.items.first?.id == 8)
     }
+
+    // MARK: - The journal
+
+    @Test func journaledReportsGoOutAndLeaveNothingToDeleteOrRecord() {
+        var queue = Self.queue()
+        let (first, second) = (Self.beacon(Int64.min + 1, host: "a"), Self.beacon(Int64.min + 2, host: "b"))
+        queue.append(first, journalEnd: 10)
+        queue.append(second, journalEnd: 20)
+        #expect(queue.selectWork(now: 0).work == [.beacon(first), .beacon(second)])  // sent straight from the journal
+        #expect(queue.settle(.beacon(first), verdict: .delivered, now: 0) == OutboxQueue.Settlement())  // no row to delete
+        #expect(queue.settle(.beacon(second), verdict: .retry(afterNanoseconds: Self.second, serverAsked: false), now: 0)
+                    == OutboxQueue.Settlement())  // no row to record the attempt in, yet
+        #expect(queue.entry(second.id)?.attempts == 1)
+    }
+
+    @Test func theJournalMovesUpToTheFirstReportInFlight() {
+        var queue = Self.queue()
+        let items = [Self.beacon(Int64.min + 1, host: "a"), Self.beacon(Int64.min + 2, host: "a"), Self.beacon(Int64.min + 3, host: "b")]
+        for (index, item) in items.enumerated() { queue.append(item, journalEnd: (index + 1) * 10) }
+        var movable = queue.movableJournaled()
+        #expect(movable.count == 3 && movable.items == items && movable.end == 30 && movable.all)
+
+        _ = queue.selectWork(now: 0)  // the first and the third are in flight, the second waits for host a
+        movable = queue.movableJournaled()
+        #expect(movable.count == 0 && movable.items.isEmpty && movable.end == nil && !movable.all)
+
+        _ = queue.settle(.beacon(items[0]), verdict: .delivered, now: 0)
+        movable = queue.movableJournaled()  // past the delivered one, up to the third (in flight)
+        #expect(movable.count == 2 && movable.items == [items[1]] && movable.end == 20 && !movable.all)
+
+        #expect(queue.stored(journaled: [(old: items[1].id, new: 7)]).isEmpty)
+        queue.forgetJournaled(first: movable.count)
+        #expect(queue.journaled.map(\.id) == [items[2].id])
+        #expect(queue.entry(7)?.isStored == true && queue.entry(items[1].id) == nil)
+        _ = queue.settle(.beacon(items[2]), verdict: .delivered, now: 0)
+        movable = queue.movableJournaled()
+        #expect(movable.count == 1 && movable.items.isEmpty && movable.end == 30 && movable.all)
+    }
+
+    @Test func aReportDroppedWhileJournaledIsAnOrphanWhenItsRowArrives() {
+        var queue = Self.queue(maximumItems: 1)
+        queue.append(Self.event(Int64.min + 1), journalEnd: 10)
+        queue.append(Self.event(Int64.min + 2), journalEnd: 20)
+        #expect(queue.dropOverflow().map(\.id) == [Int64.min + 1])
+        #expect(queue.stored(journaled: [(old: Int64.min + 1, new: 5), (old: Int64.min + 2, new: 6)]) == [5])
+        #expect(queue.entry(6) != nil)
+    }
 }
