@@ -9,12 +9,12 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
-#include <sys/random.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Fills `buffer` from the kernel's random generator in one call (ids: 16 bytes each); returns the bytes filled,
- * or -1 with errno. */
-static inline ssize_t be_getrandom(void *buffer, size_t length) { return getrandom(buffer, length, 0); }
+ * or -1 with errno. The raw system call: <sys/random.h> clashes with Swift's Glibc module over fd_set. */
+static inline long be_getrandom(void *buffer, size_t length) { return syscall(SYS_getrandom, buffer, length, 0); }
 
 /* Names the calling thread (at most 15 bytes), so every SDK thread is recognisable in top, gdb and /proc. */
 static inline int be_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
