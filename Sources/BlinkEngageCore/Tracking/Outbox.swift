@@ -20,9 +20,9 @@ public protocol EventAuthorization: AnyObject, Sendable {
 /// until there is something to do.
 ///
 /// Two processes on one directory: the one holding `outbox.lock` delivers; the others only store, and touch the
-/// lock file after each move into the database. The owner's directory watch (inotify) sees the touch and reads the new rows; a
-/// process that is not the owner tries to take over when the directory changes (the owner touches the lock file
-/// when it lets go, and its exit closes its files). Its own writes wake no one.
+/// lock file after each move into the database. The owner's directory watch (inotify) sees the touch and reads
+/// the new rows; a process that is not the owner tries to take over when the directory changes (the owner touches
+/// the lock file when it lets go, and its exit closes its files). Its own writes wake no one.
 public final class Outbox: Sendable {
     public struct Settings: Sendable {
         public var apiKey: String
@@ -158,8 +158,9 @@ public final class Outbox: Sendable {
         self.database = database
         var journal: OutboxJournal?
         if let database, let directory {
-            databaseStore = SQLiteOutboxStore(database: database)
-            store = databaseStore!
+            let sqlite = SQLiteOutboxStore(database: database)
+            databaseStore = sqlite
+            store = sqlite
             ownership = try OwnershipLock(directory: directory)
             self.directory = directory
             do {
@@ -279,7 +280,8 @@ public final class Outbox: Sendable {
     /// from memory meanwhile.
     private func enqueue(_ payload: OutboxItem.Payload) {
         let created = WallClock.milliseconds()
-        if let record = JournalRecord.encode(payload, createdMilliseconds: created), enqueueJournaled(payload, record, created) { return }
+        if let record = JournalRecord.encode(payload, createdMilliseconds: created),
+           enqueueJournaled(payload, record, created) { return }
         var storedID: Int64?
         do {
             storedID = try store.insert(payload, createdMilliseconds: created)
@@ -335,9 +337,9 @@ public final class Outbox: Sendable {
         return true
     }
 
-    /// Moves the journaled reports the queue has yet to take into it (the cap is applied when the delivery thread
-    /// moves them into the database). Returns the journal's name, size and how much of it is moved, read with
-    /// the same lock held: every record up to that size is then in the queue, or was dropped from it.
+    /// Moves the journaled reports the queue has yet to take into it (the caller applies the cap). Returns the
+    /// journal's name, size and how much of it is moved, read with the same lock held: every record up to that
+    /// size is then in the queue, or was delivered or dropped from it.
     @discardableResult
     private func takePending(into state: inout State) -> (name: String, size: Int, consumed: Int)? {
         let (taken, journal) = intake.withLock { intake in
