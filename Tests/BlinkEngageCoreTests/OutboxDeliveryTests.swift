@@ -172,6 +172,10 @@ final class OutboxDeliveryTests {
         #expect(FileManager.default.fileExists(atPath: path))
 
         let outbox = try makeOutbox()
+        // Recovered at start, or, if a process another test spawned at that instant still held a copy of the
+        // descriptor (and so its lock), as soon as that copy closes and the directory watch sees it.
+        let deadline = Date().addingTimeInterval(30)
+        while FileManager.default.fileExists(atPath: path), Date() < deadline { usleep(10_000) }
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(outbox.storedItemCount() == 3)  // the first once, not twice
         deliverAll(outbox)

@@ -494,8 +494,16 @@ public final class Outbox: Sendable {
                     if !work.isEmpty || took { lastSend = nowMonotonic }
                     for unit in work { send(unit) }
                 }
-            } else if !waker.watchesDirectory {
-                wakeAt = nowMonotonic + Self.retryStoreNanoseconds
+            } else {
+                // Another process delivers: a burst's reports are moved into the database together, after the
+                // batch window, rather than one transaction per report.
+                if took { lastSend = nowMonotonic }
+                if nowMonotonic < lastSend &+ Self.batchWindowNanoseconds {
+                    wakeAt = min(wakeAt, lastSend &+ Self.batchWindowNanoseconds)
+                    napping = true
+                } else if !waker.watchesDirectory {
+                    wakeAt = nowMonotonic + Self.retryStoreNanoseconds
+                }
             }
             // Journaled reports are moved into the database when the thread is about to wait, not during a burst's
             // batch window: those delivered first never cost the database a write. What is in flight stays in the
