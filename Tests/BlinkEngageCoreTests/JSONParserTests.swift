@@ -36,4 +36,20 @@ struct JSONParserTests {
         #expect(object.present("n") == nil)
         #expect(object["n"] == .null)
     }
+
+    /// Strings are scanned eight bytes at a time: a quote, an escape, a control character or a non-ASCII letter
+    /// at any position of a word, or in the tail shorter than a word, is still seen.
+    @Test(arguments: 0..<19)
+    func everyPositionInAStringIsLookedAt(position: Int) throws {
+        func text(_ special: String) -> String {
+            String(repeating: "a", count: position) + special + String(repeating: "b", count: 18 - position)
+        }
+        #expect(try JSONParser.parse(Array("[\"\(text("é"))\"]".utf8)) == .array([.string(text("é"))]))
+        #expect(try JSONParser.parse(Array("[\"\(text("\\n"))\"]".utf8)) == .array([.string(text("\n"))]))
+        #expect(try JSONParser.parse(Array("[\"\(text("\\\""))\"]".utf8)) == .array([.string(text("\""))]))
+        // A quote ends the string there: what follows is not JSON.
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array("[\"\(text("\""))\"]".utf8)) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array("[\"\(text("\u{01}"))\"]".utf8)) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([UInt8]("[\"\(text(""))".utf8) + [0xC3, 0x28, 0x22, 0x5D]) }
+    }
 }

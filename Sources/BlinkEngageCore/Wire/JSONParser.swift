@@ -37,7 +37,12 @@ public struct JSONParser {
     private func failure(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
@@ -116,6 +121,12 @@ public struct JSONParser {
         let start = index
         var ascii = true
         while index < bytes.count {
+            // Eight bytes at a time while none of them is a quote, a backslash, a control character or non-ASCII.
+            if bytes.count - index >= 8,
+               !Self.needsALook(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
@@ -133,6 +144,17 @@ public struct JSONParser {
         }
         index = start
         return try parseEscapedString()
+    }
+
+    /// Whether any of the eight bytes in `word` is `"`, `\`, below 0x20 or above 0x7F (SWAR: a byte equal to
+    /// a value is a zero byte after XOR; a borrow can only add false alarms, which the byte loop then clears).
+    @inline(__always)
+    private static func needsALook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let quote = hasZero(word ^ (ones &* 0x22)), backslash = hasZero(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return (quote | backslash | control | (word & highs)) != 0
     }
 
     /// A string with escapes: unescaped run by run into a buffer, then validated once.
