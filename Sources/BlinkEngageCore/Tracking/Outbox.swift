@@ -97,35 +97,10 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// What a report touches: the journal and the reports not yet in the queue, under a lock of their own, so a
-    /// report never waits for the delivery thread's work on the queue (choosing, settling, moving rows). Lock
-    /// order: `state` before `intake`, never the reverse.
-    private struct Intake {
-        /// This instance's journal (nil without a database, or when none could be made). Appends happen under
-        /// this lock, so the journal's order and `pending`'s agree.
-        var journal: OutboxJournal?
-        /// Bytes of `journal` already moved into the database.
-        var journalConsumed = 0
-        /// Journaled reports the queue has yet to take, oldest first, with the offset each record ends at.
-        var pending: [(item: OutboxItem, end: Int)] = []
-        /// Ids of items not (yet) in the database: negative, and rising, so that the queue's sort by (creation
-        /// time, id) keeps them in the order they were reported.
-        var nextMemoryID: Int64 = Int64.min + 1
-        /// Mirrors of the delivery thread's state (set under both locks): whether a report must signal it.
-        var sleeping = false
-        var napping = false
-        /// Reports since the current nap began: a whole batch's worth wakes the thread.
-        var reportsWhileNapping = 0
-
-        mutating func takeMemoryID() -> Int64 {
-            defer { nextMemoryID += 1 }
-            return nextMemoryID
-        }
-    }
-
     public let settings: Settings
     private let store: OutboxStore
-    private let intake: Locked<Intake>
+    /// The journal and the reports handed over (lock order: `state` first, never the reverse).
+    private let intake: Locked<OutboxIntake>
     /// The database store, when there is one: journals are moved into it.
     private let databaseStore: SQLiteOutboxStore?
     /// The storage directory, where journals live.
@@ -177,7 +152,7 @@ public final class Outbox: Sendable {
         var queue = OutboxQueue(maximumItems: settings.maximumItems, eventsEnabled: settings.engageURL != nil)
         queue.firstRetryNanoseconds = settings.firstRetryNanoseconds
         state = ConditionLock(State(queue: queue))
-        intake = Locked(Intake(journal: journal))
+        intake = Locked(OutboxIntake(journal: journal))
         waker = try WakeSignal(watching: database == nil ? nil : directory)
         if case .recovered(let aside, let reason)? = database?.openOutcome {
             logger.warning("the tracking database was damaged (\(reason)); moved aside to \(aside), starting afresh")
@@ -229,14 +204,7 @@ public final class Outbox: Sendable {
         let dropped = state.withLock { state -> [OutboxItem] in
             // One intake section: no report can slip between taking the pending ones and replacing the journal.
             let items = intake.withLock { intake -> [OutboxItem] in
-                for (item, end) in intake.pending { state.queue.append(item, journalEnd: end) }
-                intake.pending.removeAll()
-                // The journal goes too, with every record in it: a crash must not bring the erased items back.
-                if let old = intake.journal, let directory {
-                    intake.journal = try? OutboxJournal(directory: directory)
-                    intake.journalConsumed = 0
-                    old.retire(consumed: Int.max)
-                }
+                for (item, end) in intake.erase(directory: directory) { state.queue.append(item, journalEnd: end) }
                 return state.queue.eraseAll()
             }
             state.queue.statistics.droppedPrivacy += UInt64(items.count)
@@ -313,23 +281,12 @@ public final class Outbox: Sendable {
     private func enqueueJournaled(_ payload: OutboxItem.Payload, _ record: [UInt8], _ created: Int64) -> Bool {
         var failure: EngineFailure?
         let mustSignal = intake.withLock { intake -> Bool? in
-            guard intake.journal != nil else { return nil }
             do throws(EngineFailure) {
-                try intake.journal?.append(record)
+                return try intake.append(record, payload: payload, createdMilliseconds: created)
             } catch {
                 failure = error
                 return nil
             }
-            let item = OutboxItem(id: intake.takeMemoryID(), createdMilliseconds: created, payload: payload)
-            intake.pending.append((item, intake.journal?.size ?? 0))
-            if intake.napping {
-                // A whole batch need not wait for the end of the window.
-                intake.reportsWhileNapping += 1
-                guard intake.reportsWhileNapping >= OutboxQueue.maximumBatch else { return false }
-                intake.reportsWhileNapping = 0
-                return true
-            }
-            return intake.sleeping
         }
         if let failure { logger.warning("could not write a tracking item to the journal (\(failure.message))") }
         guard let mustSignal else { return false }
@@ -342,10 +299,7 @@ public final class Outbox: Sendable {
     /// size is then in the queue, or was delivered or dropped from it.
     @discardableResult
     private func takePending(into state: inout State) -> (name: String, size: Int, consumed: Int)? {
-        let (taken, journal) = intake.withLock { intake in
-            defer { intake.pending.removeAll(keepingCapacity: true) }
-            return (intake.pending, intake.journal.map { ($0.name, $0.size, intake.journalConsumed) })
-        }
+        let (taken, journal) = intake.withLock { $0.takePending() }
         for (item, end) in taken { state.queue.append(item, journalEnd: end) }
         return journal
     }
@@ -434,10 +388,7 @@ public final class Outbox: Sendable {
         moveJournaledItems()
         storeMemoryOnlyItems()
         // Deleted when everything in it is in the database; otherwise left for the next start to recover.
-        intake.withLock { intake in
-            intake.journal?.retire(consumed: intake.journalConsumed)
-            intake.journal = nil
-        }
+        intake.withLock { $0.close() }
         let left = state.withLock { $0.queue.memoryOnlyIDs.count }
         if left > 0 { logger.warning("\(left) tracking item(s) could not be stored and are lost at exit") }
         ownership?.release()
@@ -526,8 +477,7 @@ public final class Outbox: Sendable {
                     }
                     state.sleeping = !napping
                     state.napping = napping
-                    if napping, !intake.napping { intake.reportsWhileNapping = 0 }
-                    (intake.sleeping, intake.napping) = (!napping, napping)
+                    intake.deliveryThreadWaits(napping: napping)
                     return false
                 }
             }
@@ -547,7 +497,7 @@ public final class Outbox: Sendable {
                     state.sleeping = false
                     state.napping = false
                     if !wasNapping { state.wake = false }
-                    intake.withLock { intake in (intake.sleeping, intake.napping) = (false, false) }
+                    intake.withLock { $0.deliveryThreadRuns() }
                 }
             }
         }
@@ -660,22 +610,14 @@ public final class Outbox: Sendable {
                 // before them, and reading new rows need not read ours again.
                 if let first = rowIDs.first, let last = rowIDs.last, first == state.lastLoadedID + 1 { state.lastLoadedID = last }
                 state.wake = true
-                intake.withLock { intake in
-                    intake.journalConsumed = snapshot.end
-                    // Fully moved and large: a fresh journal, so a recovery never reads much.
-                    if let journal = intake.journal, journal.size == snapshot.end, journal.size >= OutboxJournal.rotationBytes,
-                       let directory, let fresh = try? OutboxJournal(directory: directory) {
-                        retired = journal
-                        intake.journal = fresh
-                        intake.journalConsumed = 0
-                    }
-                }
+                // Fully moved and large: a fresh journal, so a recovery never reads much.
+                retired = intake.withLock { $0.moved(journal: snapshot.name, upTo: snapshot.end, directory: directory) }
                 return orphans
             }
             if !orphans.isEmpty { store.delete(orphans) }
-            if let retired {
+            if let retired, let directory {
                 retired.retire(consumed: snapshot.end)
-                forgetRemovedJournals()
+                databaseStore.forgetRemovedJournals(in: directory)
             }
             // Another process delivers: tell it (its directory watch sees the lock file touched).
             if !rowIDs.isEmpty, let ownership, !ownership.isHeld { ownership.touch() }
@@ -687,38 +629,14 @@ public final class Outbox: Sendable {
     /// Returns whether any row was added.
     private func recoverDeadJournals() -> Bool {
         guard let databaseStore, let directory else { return false }
-        let own = intake.withLock { $0.journal?.name }
-        var added = false, finished = false
-        for dead in OutboxJournal.dead(in: directory, except: own) {
-            guard let consumed = databaseStore.journalConsumed(dead.name) else {
-                dead.release()
-                continue
-            }
-            let (records, damaged) = JournalRecord.decode(dead.bytes, from: consumed)
-            do throws(EngineFailure) {
-                _ = try databaseStore.insertJournaled(records.map { ($0.payload, $0.createdMilliseconds) }, journal: dead.name,
-                                                      consumed: dead.bytes.count)
-            } catch {
-                logger.warning("could not recover the tracking journal \(dead.name) (\(error.message)); trying again later")
-                dead.release()
-                continue
-            }
-            dead.finish()
-            finished = true
-            added = added || !records.isEmpty
-            if damaged {
-                logger.warning("the tracking journal \(dead.name) ends in a damaged record; recovered \(records.count) before it")
-                state.withLock { $0.queue.statistics.corruptRecords += 1 }
-            }
-            logger.debug("recovered \(records.count) tracking item(s) from \(dead.name)")
+        let outcome = databaseStore.recoverDeadJournals(in: directory, except: intake.withLock { $0.journal?.name })
+        for (name, reason) in outcome.failed { logger.warning("could not recover the tracking journal \(name) (\(reason)); trying again later") }
+        if !outcome.damaged.isEmpty {
+            logger.warning("\(outcome.damaged.count) tracking journal(s) ended in a damaged record; what came before it was recovered")
+            state.withLock { $0.queue.statistics.corruptRecords += UInt64(outcome.damaged.count) }
         }
-        if finished { forgetRemovedJournals() }
-        return added
-    }
-
-    private func forgetRemovedJournals() {
-        guard let databaseStore, let directory else { return }
-        databaseStore.forgetJournals { Set(FileIO.listing(directory).map(\.name).filter(OutboxJournal.isJournal)) }
+        if outcome.recovered > 0 { logger.debug("recovered \(outcome.recovered) tracking item(s) from journals left behind") }
+        return outcome.recovered > 0
     }
 
     /// Reads the store: everything (on taking ownership, forgetting what a previous owner delivered), or only
