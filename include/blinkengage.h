@@ -963,7 +963,7 @@ typedef struct be_stats {
     uint64_t dropped_rejected;  /**< refused by the server (4xx other than 401, 408, 429) */
     uint64_t dropped_expired;   /**< older than the maximum age */
     uint64_t dropped_overflow;  /**< oldest items pushed out by the queue cap */
-    uint64_t corrupt_records;   /**< unreadable queue rows deleted, plus damaged databases moved aside */
+    uint64_t corrupt_records;   /**< unreadable rows deleted, damaged databases moved aside, damaged journal ends */
     uint64_t queue_depth;       /**< items waiting for delivery */
     uint64_t dropped_privacy;   /**< withheld for privacy (advertiser pixels under COPPA or limited tracking)
                                      or erased by be_sdk_delete_user_data() */
