@@ -301,6 +301,9 @@ public final class Outbox: Sendable {
     private func takePending(into state: inout State) -> (name: String, size: Int, consumed: Int)? {
         let (taken, journal) = intake.withLock { $0.takePending() }
         for (item, end) in taken { state.queue.append(item, journalEnd: end) }
+        // Taken here, their hand-off can no longer wake the delivery thread (a move after a choice, a statistics
+        // call): it must look at the queue again before it sleeps.
+        if !taken.isEmpty { state.wake = true }
         return journal
     }
 
