@@ -7,13 +7,14 @@ import Musl
 /// An Outbox instance's append-only journal in front of the outbox table. A report is one `write(2)` of one
 /// record here: once it returns, the record is in the kernel's page cache and survives the death of the process,
 /// the same promise as a SQLite commit in WAL mode with `synchronous=NORMAL`, at a twentieth of the cost (one
-/// system call instead of six locks and two writes). The delivery thread moves records into the table in one
-/// transaction per batch, which also records how far the journal is consumed (`outbox_journal`), so a crash at
-/// any instant neither loses a record nor moves one twice.
+/// system call instead of six locks and two writes). The delivery thread sends reports from here, and moves what
+/// must wait into the table in one transaction, which also records how far the journal is consumed
+/// (`outbox_journal`), so a crash at any instant neither loses a record nor moves one twice.
 ///
 /// Files are `<storage>/outbox-<random>.journal`, one per instance, held with `flock(2)` for the instance's life.
 /// A journal whose lock can be taken belongs to an instance that died; whoever takes it moves what is left and
-/// deletes it (`OutboxJournal.recover`). Lives inside the Outbox's state lock: appends are ordered with queueing.
+/// deletes it (`SQLiteOutboxStore.recoverDeadJournals`). Lives inside `OutboxIntake`, under its lock: appends are
+/// ordered with the hand-off of reports.
 struct OutboxJournal: Sendable {
     static let prefix = "outbox-", suffix = ".journal"
     /// A journal is replaced by a fresh one once it is this large and fully moved, so recovery reads little.
