@@ -98,11 +98,11 @@ struct ImageDiskCache {
         let metadata = Array(fields.joined(separator: "\n").utf8)
         var bytes = magic
         bytes.reserveCapacity(magic.count + 4 + metadata.count + 8 + entry.bytes.count + 8)
-        append(UInt64(metadata.count), bytes: 4, to: &bytes)
+        LittleEndian.append(UInt32(metadata.count), to: &bytes)
         bytes += metadata
-        append(UInt64(entry.bytes.count), bytes: 8, to: &bytes)
+        LittleEndian.append(UInt64(entry.bytes.count), to: &bytes)
         bytes += UnsafeRawBufferPointer(start: entry.bytes.pointer, count: entry.bytes.count)
-        append(FNV1a.hash(bytes), bytes: 8, to: &bytes)
+        LittleEndian.append(FNV1a.hash(bytes), to: &bytes)
         return bytes
     }
 
@@ -111,14 +111,14 @@ struct ImageDiskCache {
     static func decode(_ bytes: [UInt8]) -> ImageEntry? {
         guard bytes.count >= magic.count + 4 + 8 + 8, bytes.starts(with: magic) else { return nil }
         let checksumAt = bytes.count - 8
-        guard read(bytes, at: checksumAt, bytes: 8) == FNV1a.hash(bytes[..<checksumAt]) else { return nil }
-        var offset = magic.count
-        let metadataCount = Int(read(bytes, at: offset, bytes: 4))
-        offset += 4
+        guard LittleEndian.read(UInt64.self, from: bytes, at: checksumAt) == FNV1a.hash(bytes[..<checksumAt]),
+              let storedMetadataCount = LittleEndian.read(UInt32.self, from: bytes, at: magic.count) else { return nil }
+        var offset = magic.count + 4
+        let metadataCount = Int(storedMetadataCount)
         guard metadataCount <= maximumMetadataBytes, metadataCount <= checksumAt - offset - 8 else { return nil }
         let metadata = bytes[offset..<offset + metadataCount]
         offset += metadataCount
-        let bodyCount = read(bytes, at: offset, bytes: 8)
+        guard let bodyCount = LittleEndian.read(UInt64.self, from: bytes, at: offset) else { return nil }
         offset += 8
         guard bodyCount == UInt64(checksumAt - offset) else { return nil }
         guard let text = String(validating: metadata, as: UTF8.self) else { return nil }
@@ -128,13 +128,5 @@ struct ImageDiskCache {
         return ImageEntry(url: fields[0], contentType: fields[1], etag: fields[2].isEmpty ? nil : fields[2],
                           lastModified: fields[3].isEmpty ? nil : fields[3], storedAt: storedAt, freshUntil: freshUntil,
                           bytes: StableBytes(Array(bytes[offset..<checksumAt])))
-    }
-
-    private static func append(_ value: UInt64, bytes count: Int, to output: inout [UInt8]) {
-        for index in 0..<count { output.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }
-    }
-
-    private static func read(_ bytes: [UInt8], at offset: Int, bytes count: Int) -> UInt64 {
-        (0..<count).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
     }
 }

@@ -30,12 +30,12 @@ enum JournalRecord {
         let size = 1 + 8 + 12 + text.utf8.count + (identity?.utf8.count ?? 0) + privacy.utf8.count
         guard size <= maximumBody else { return nil }
         body.reserveCapacity(headerSize + size)
-        append(UInt32(size), to: &body)
-        append(UInt32(0), to: &body)  // the checksum, once the body is written
+        LittleEndian.append(UInt32(size), to: &body)
+        LittleEndian.append(UInt32(0), to: &body)  // the checksum, once the body is written
         body.append(kind)
-        append(UInt64(bitPattern: createdMilliseconds), to: &body)
+        LittleEndian.append(UInt64(bitPattern: createdMilliseconds), to: &body)
         appendText(text, to: &body)
-        if let identity { appendText(identity, to: &body) } else { append(noIdentity, to: &body) }
+        if let identity { appendText(identity, to: &body) } else { LittleEndian.append(noIdentity, to: &body) }
         appendText(privacy, to: &body)
         let sum = checksum(body[headerSize...])
         for index in 0..<4 { body[4 + index] = UInt8(truncatingIfNeeded: sum >> (8 * index)) }
@@ -86,12 +86,8 @@ enum JournalRecord {
         return UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        for index in 0..<(T.bitWidth / 8) { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
-    }
-
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
-        append(UInt32(text.utf8.count), to: &bytes)
+        LittleEndian.append(UInt32(text.utf8.count), to: &bytes)
         bytes.append(contentsOf: text.utf8)
     }
 
@@ -106,12 +102,9 @@ enum JournalRecord {
             self.position = position
         }
 
-        mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
-            let size = T.bitWidth / 8
-            guard limit - position >= size else { return nil }
-            var value: T = 0
-            for index in 0..<size { value |= T(bytes[position + index]) << (8 * index) }
-            position += size
+        mutating func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+            guard let value = LittleEndian.read(type, from: bytes, at: position, end: limit) else { return nil }
+            position += T.bitWidth / 8
             return value
         }
 
