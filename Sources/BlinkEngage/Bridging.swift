@@ -14,6 +14,15 @@ func hostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineF
     return text
 }
 
+/// A host C string's bytes, borrowed for the call, without a String made: for lookups that only compare bytes
+/// (a key that is not UTF-8 then matches nothing, since everything it is compared with is UTF-8).
+func hostBytes(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFailure) -> UnsafeRawBufferPointer {
+    guard let pointer else { throw .invalidArgument("\(name) is NULL") }
+    var count = 0
+    while pointer[count] != 0 { count += 1 }
+    return UnsafeRawBufferPointer(start: pointer, count: count)
+}
+
 /// Like `hostString`, but NULL reads as nil.
 func optionalHostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFailure) -> String? {
     guard pointer != nil else { return nil }

@@ -2,8 +2,9 @@ internal import CBlinkEngage
 import BlinkEngageCore
 
 /// A top-level field of the offer behind `offer`, borrowed from its owner.
-private func offerField(_ offer: OpaquePointer?, _ key: String) -> UnsafePointer<CChar>? {
-    Handle.object(offer, as: Offer.self)?.fieldText(key)?.pointer
+private func offerField(_ offer: OpaquePointer?, _ key: StaticString) -> UnsafePointer<CChar>? {
+    guard let offer = Handle.object(offer, as: Offer.self) else { return nil }
+    return key.withUTF8Buffer { offer.fieldText(UnsafeRawBufferPointer($0)) }
 }
 
 @c @implementation
@@ -36,13 +37,13 @@ public func be_offer_terms_html(_ offer: OpaquePointer?) -> UnsafePointer<CChar>
 
 @c @implementation
 public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
-    guard let key = valueCall({ () throws(EngineFailure) in try hostString(key, "key") }) else { return nil }
-    return offerField(offer, key)
+    guard let key = valueCall({ () throws(EngineFailure) in try hostBytes(key, "key") }) else { return nil }
+    return Handle.object(offer, as: Offer.self)?.fieldText(key)
 }
 
 @c @implementation
 public func be_offer_json(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(offer, as: Offer.self)?.jsonText.pointer
+    Handle.object(offer, as: Offer.self)?.jsonText
 }
 
 @c @implementation

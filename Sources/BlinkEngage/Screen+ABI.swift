@@ -85,7 +85,7 @@ public func be_offer_screen_show_previous(_ screen: OpaquePointer?) -> be_status
 public func be_offer_screen_accept(_ screen: OpaquePointer?) -> UnsafePointer<CChar>? {
     valueCall { () throws(EngineFailure) -> UnsafePointer<CChar>? in
         guard let screen = Handle.object(screen, as: OfferScreen.self) else { throw .invalidArgument("screen is NULL") }
-        return try screen.accept().fieldText("click_url")?.pointer  // lives as long as the screen's feed or response
+        return try screen.accept().fieldText("click_url")  // lives as long as the screen's feed or response
     }
 }
 
@@ -108,5 +108,5 @@ public func be_offer_screen_is_finished(_ screen: OpaquePointer?) -> Int32 {
 public func be_offer_screen_style(_ screen: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let styles = Handle.object(screen, as: OfferScreen.self)?.styles,
           let path = valueCall({ () throws(EngineFailure) in try hostString(path, "path") }) else { return nil }
-    return styles.text(atPath: path)?.pointer
+    return styles.text(atPath: path)
 }

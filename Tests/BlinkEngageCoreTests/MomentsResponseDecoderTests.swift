@@ -43,13 +43,13 @@ struct MomentsResponseDecoderTests {
         #expect(response.offers[2].field("is_loyaltyboost") == "true")
         #expect(response.offers[2].field("loyaltyboost_requirements") == "Complete your first purchase")
         #expect(response.privacyURL?.string == "https://www.example.com/privacy")
-        #expect(response.styles.text(atPath: "popup.borderRadius.bottom_left")?.string == "8px")
-        #expect(response.styles.text(atPath: "offerText.buttonNo.stroke")?.string == "#CCCCCC")
-        #expect(response.styles.text(atPath: "offerText.hide_adv_name")?.string == "false")
-        #expect(response.styles.text(atPath: "header.fontSize")?.string == "16")
-        #expect(response.styles.text(atPath: "footer.show_apx_links")?.string == "true")
-        #expect(response.styles.text(atPath: "settings.button_order")?.string == "yes_no")
-        #expect(response.styles.text(atPath: "popup.borderRadius")?.string
+        #expect(response.styles.string(atPath: "popup.borderRadius.bottom_left") == "8px")
+        #expect(response.styles.string(atPath: "offerText.buttonNo.stroke") == "#CCCCCC")
+        #expect(response.styles.string(atPath: "offerText.hide_adv_name") == "false")
+        #expect(response.styles.string(atPath: "header.fontSize") == "16")
+        #expect(response.styles.string(atPath: "footer.show_apx_links") == "true")
+        #expect(response.styles.string(atPath: "settings.button_order") == "yes_no")
+        #expect(response.styles.string(atPath: "popup.borderRadius")
             == #"{"top_left":"8px","top_right":"8px","bottom_right":"8px","bottom_left":"8px"}"#)
     }
 
@@ -66,18 +66,19 @@ struct MomentsResponseDecoderTests {
         }
         #expect(!offers.isEmpty)
         for offer in offers {
-            let text = Array(offer.jsonText.string.utf8)
-            let start = try #require(offer.object.sourceRange?.lowerBound)
+            let text = Array(String(cString: offer.jsonText).utf8)
+            let object = try #require(offer.tape.value(offer.position).objectValue)
+            let start = try #require(object.sourceRange?.lowerBound)
             #expect(Array(body[start..<start + text.count]) == text, "offer \(offer.id)")
-            #expect(try JSONParser.parse(text) == .object(offer.object))
-            #expect(offer.jsonText.pointer[text.count] == 0)
+            #expect(try JSONParser.parse(text) == .object(object))
+            #expect(offer.jsonText[text.count] == 0)
         }
     }
 
     @Test func numberSpellingAndMemberOrderSurviveInOfferJSON() throws {
         let body = #"{"data": {"offers": [{"z": 1.50, "id": 7, "a": 1e2,  "big": 12345678901234567890}]}}"#
         let offer = try #require(try MomentsResponseDecoder.decodeBody(Array(body.utf8)).offers.first)
-        #expect(offer.jsonText.string == #"{"z": 1.50, "id": 7, "a": 1e2,  "big": 12345678901234567890}"#)
+        #expect(String(cString: offer.jsonText) == #"{"z": 1.50, "id": 7, "a": 1e2,  "big": 12345678901234567890}"#)
     }
 
     @Test func ignoresUnknownKeysAndTreatsNullAsAbsent() throws {
@@ -91,8 +92,8 @@ struct MomentsResponseDecoderTests {
         #expect(offer.closeBeaconURL == nil)
         #expect(offer.creatives.isEmpty)
         #expect(response.privacyURL == nil)
-        #expect(response.styles.text(atPath: "popup.background") == nil)
-        #expect(offer.jsonText.string.contains(#""surprise": {"x": [1]}"#))  // as received
+        #expect(response.styles.string(atPath: "popup.background") == nil)
+        #expect(String(cString: offer.jsonText).contains(#""surprise": {"x": [1]}"#))  // as received
     }
 
     @Test func acceptsTheLegacyAliases() throws {
@@ -107,9 +108,9 @@ struct MomentsResponseDecoderTests {
         {"data": {"offers": [{"id": 1}], "styles": {"settings": {"show_close": false}},
                   "settings": {"show_close": true, "close_delay": 3}}}
         """#).get()
-        #expect(response.styles.text(atPath: "settings.show_close")?.string == "false")
-        #expect(response.styles.text(atPath: "settings.close_delay")?.string == "3")
-        #expect(response.styles.text(atPath: "settings.other") == nil)
+        #expect(response.styles.string(atPath: "settings.show_close") == "false")
+        #expect(response.styles.string(atPath: "settings.close_delay") == "3")
+        #expect(response.styles.string(atPath: "settings.other") == nil)
     }
 
     @Test func skipsOffersWithoutAnIdAndLogs() throws {

@@ -9,9 +9,11 @@ struct RemoteNumberTests {
         ("9223372036854775808", nil), ("-9223372036854775809", nil), ("1e400", nil), ("-1e400", nil), ("1e15", "1000000000000000"), ("1e16", nil),
         ("0.5", nil), ("4001.0", "4001"),
     ] as [(String, String?)])
-    func offerIDs(number: String, expected: String?) {
-        #expect(OfferDecoder.idText(.number(number)) == expected)
-        #expect(OfferDecoder.idText(.string(number)) == (Int64(number).map(String.init)))
+    func offerIDs(number: String, expected: String?) throws {
+        let asNumber = try #require(try? JSONTape(parsing: Array(number.utf8)))
+        let asString = try #require(try? JSONTape(parsing: Array("\"\(number)\"".utf8)))
+        #expect(OfferDecoder.idText(asNumber, 0) == expected)
+        #expect(OfferDecoder.idText(asString, 0) == (Int64(number).map(String.init)))
     }
 
     /// Stored rows at their extremes: ids, kinds and creation times read back or are refused, never trapped on.

@@ -1,92 +1,103 @@
 /// One offer, decoded once and immutable. A final class because the C API hands offers out by identity: its
 /// address is stable and its C strings live exactly as long as the feed or response that owns it.
+///
+/// An offer is a position in the tape of the answer it came in: its fields are read from the answer's bytes
+/// when asked for, and made into C strings (in the answer's `AnswerTexts`) only then.
 public final class Offer: Sendable {
     /// The wire id as a decimal string.
     public let id: String
-    /// The offer object as received, for `be_offer_json` and top-level lookups by wire name.
-    public let object: JSONObject
+    /// The answer this offer was read from and where its object sits in it.
+    public let tape: JSONTape
+    public let position: Int
+    private let texts: AnswerTexts
     public let creatives: [Creative]
     public let tags: [String]
     /// The main image: the creative marked primary, else `image` (legacy `creative_url`).
     public let mainImageURL: String?
     /// Where the offer sits in the feed that handed it out; nil for a Moments offer.
     public let placement: FeedPlacement?
-
-    /// Every top-level scalar by wire name (legacy aliases resolved), as host-facing C strings built once.
-    /// In wire order; a repeated key's last value wins, as in `JSONObject`. A list, not a dictionary: an offer has
-    /// a few dozen short keys, and comparing them costs less than hashing them.
-    private let fieldTexts: [(key: String, text: StableCString)]
     public let idText: StableCString
     public let mainImageText: StableCString?
-    /// The offer as JSON text: its own bytes from the answer (member order, spacing and number spelling as
-    /// received), copied once the first time a host asks (most never do) and kept, so the pointer handed out
-    /// lives as long as the offer. An offer not parsed from an answer writes itself out instead.
-    public var jsonText: StableCString {
-        json.withLock { cached in
-            if let cached { return cached }
-            let text = source?.text(of: object).map { StableCString(bytes: $0) } ?? StableCString(JSONValue.object(object).jsonText)
-            cached = text
-            return text
-        }
-    }
-    private let json = Locked<StableCString?>(nil)
-    /// The answer this offer was decoded from (kept alive for `jsonText`), or nil.
-    private let source: JSONSource?
-
-    /// Legacy wire names and the keys they stand for.
-    static let legacyAliases = ["title": "name", "image": "creative_url"]
-
-    /// Top-level keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are
-    /// handed out; anything else (`javascript:`, `file:`, `intent:` ...) reads as absent. A switch, not a set:
-    /// every member of every offer is looked up, and comparing costs less than hashing.
-    static func isURLKey(_ key: String) -> Bool {
-        switch key {
-        case "click_url", "useraction_url", "image", "creative_url", "save_for_later_url", "offerwall_url", "qr_code_img",
-             "pixel", "adv_pixel_url":
-            return true
-        default:
-            return false
-        }
-    }
-
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
+    /// The ordinals (among the object's members) of those refused fields.
+    private let refusedOrdinals: [Int]
 
-    init(id: String, object: JSONObject, creatives: [Creative], tags: [String], mainImageURL: String?, placement: FeedPlacement?,
-         source: JSONSource? = nil) {
+    init(id: String, tape: JSONTape, position: Int, texts: AnswerTexts, creatives: [Creative], tags: [String],
+         mainImageURL: String?, placement: FeedPlacement?) {
         self.id = id
-        self.source = source
+        self.tape = tape
+        self.position = position
+        self.texts = texts
         self.placement = placement
-        self.object = object
         self.creatives = creatives
         self.tags = tags
-        var refused: [String] = []
+        var refused: [String] = [], refusedOrdinals: [Int] = []
         self.mainImageURL = mainImageURL.flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil }
         if mainImageURL != nil, self.mainImageURL == nil { refused.append("main image") }
-        var texts: [(key: String, text: StableCString)] = []
-        texts.reserveCapacity(object.members.count)
-        for member in object.members where member.value.isScalar {
-            guard let text = member.value.scalarText, !text.isEmpty else { continue }
-            if Offer.isURLKey(member.key), !ServiceURL.isAbsoluteHTTP(text) {
-                refused.append(member.key)
-                continue
+        var ordinal = 0
+        tape.forEachMember(of: position) { key, value in
+            defer { ordinal += 1 }
+            guard tape.isScalar(value), tape.withText(key, Offer.isURLKey) else { return }
+            let acceptable = tape.withText(value) { $0.isEmpty || ServiceURL.isAbsoluteHTTP(UnsafeRawBufferPointer($0)) }
+            if !acceptable {
+                refused.append(tape.text(key) ?? "")
+                refusedOrdinals.append(ordinal)
             }
-            texts.append((member.key, StableCString(text)))
         }
         refusedURLKeys = refused
-        for (key, legacy) in Offer.legacyAliases where !texts.contains(where: { $0.key == key }) {
-            if let found = texts.last(where: { $0.key == legacy }) { texts.append((key, found.text)) }
-        }
-        fieldTexts = texts
+        self.refusedOrdinals = refusedOrdinals
         idText = StableCString(id)
         mainImageText = StableCString.nonEmpty(self.mainImageURL)
     }
 
-    /// A top-level scalar by wire name as a C string, nil when absent, null, empty or not a scalar.
-    public func fieldText(_ key: String) -> StableCString? { fieldTexts.last(where: { JSONObject.sameKey($0.key, key) })?.text }
+    /// Top-level keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are
+    /// handed out; anything else (`javascript:`, `file:`, `intent:` ...) reads as absent. A switch, not a set:
+    /// every member of every offer is looked up, and comparing costs less than hashing.
+    static func isURLKey(_ key: UnsafeRawBufferPointer) -> Bool {
+        func equals(_ name: StaticString) -> Bool { JSONTape.equal(key, name) }
+        switch key.count {
+        case 5: return equals("image") || equals("pixel")
+        case 9: return equals("click_url")
+        case 11: return equals("qr_code_img")
+        case 12: return equals("creative_url")
+        case 13: return equals("offerwall_url") || equals("adv_pixel_url")
+        case 14: return equals("useraction_url")
+        case 18: return equals("save_for_later_url")
+        default: return false
+        }
+    }
+
+    /// A top-level scalar by wire name (UTF-8) as a C string that lives as long as the offer; nil when absent,
+    /// null, empty or not a scalar, or a URL field that is not an absolute http(s) URL. A repeated key resolves
+    /// to its last occurrence; "title" and "image" fall back to the legacy "name" and "creative_url".
+    public func fieldText(_ key: UnsafeRawBufferPointer) -> UnsafePointer<CChar>? {
+        if let text = memberText(key) { return text }
+        func named(_ name: StaticString) -> Bool { JSONTape.equal(key, name) }
+        if named("title") { return ("name" as StaticString).withUTF8Buffer { memberText(UnsafeRawBufferPointer($0)) } }
+        if named("image") { return ("creative_url" as StaticString).withUTF8Buffer { memberText(UnsafeRawBufferPointer($0)) } }
+        return nil
+    }
+
+    public func fieldText(_ key: String) -> UnsafePointer<CChar>? {
+        var key = key
+        return key.withUTF8 { fieldText(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func memberText(_ key: UnsafeRawBufferPointer) -> UnsafePointer<CChar>? {
+        guard let (ordinal, value) = tape.lastMember(of: position, named: key), tape.isScalar(value),
+              !tape.isEmptyString(value), !refusedOrdinals.contains(ordinal) else { return nil }
+        return texts.text(at: value) { tape.withText(value, AnswerTexts.copy) }
+    }
 
     /// A top-level scalar by wire name, nil when absent, null, empty or not a scalar.
-    public func field(_ key: String) -> String? { fieldText(key)?.string }
+    public func field(_ key: String) -> String? { fieldText(key).map { String(cString: $0) } }
+
+    /// The offer as JSON text: its own bytes from the answer (member order, spacing and number spelling as
+    /// received), copied the first time a host asks (most never do) and kept as long as the offer.
+    public var jsonText: UnsafePointer<CChar> {
+        texts.text(at: position) { tape.sourceBytes(position).withUnsafeBytes(AnswerTexts.copy) }!
+    }
 
     public var title: String? { field("title") }
     public var clickURL: String? { field("click_url") }
@@ -95,8 +106,9 @@ public final class Offer: Sendable {
     public var closeBeaconURL: String? { beacon("close") }
     public var noThanksBeaconURL: String? { beacon("no_thanks_click") }
 
-    private func beacon(_ key: String) -> String? {
-        guard let text = object.present("beacons")?.objectValue?.present(key)?.stringValue, ServiceURL.isAbsoluteHTTP(text) else { return nil }
+    private func beacon(_ key: StaticString) -> String? {
+        guard let beacons = tape.present(position, "beacons"), let value = tape.present(beacons, key), tape.isString(value),
+              let text = tape.text(value), ServiceURL.isAbsoluteHTTP(text) else { return nil }
         return text
     }
 }

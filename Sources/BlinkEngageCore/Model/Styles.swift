@@ -1,36 +1,40 @@
-/// The styles object of a Moments answer, kept whole and answered by dotted path.
+/// The styles object of a Moments answer, answered by dotted path from the answer's tape.
 ///
 /// `settings` may also arrive at `data.settings` (older API versions): a `settings.*` path reads
 /// `styles.settings` first and falls back to `data.settings` key by key.
 public final class Styles: Sendable {
-    public let styles: JSONObject
-    public let legacySettings: JSONObject?
-    /// Answers handed to C, built on first lookup and kept as long as the styles, so pointers stay valid.
-    private let answered = Locked<[String: StableCString?]>([:])
+    private let tape: JSONTape
+    /// The positions of `data.styles` and `data.settings`, when the answer has them.
+    private let styles: Int?
+    private let legacySettings: Int?
+    /// Answers handed to C, made on first lookup and kept as long as the answer, so pointers stay valid.
+    private let texts: AnswerTexts
 
-    public init(styles: JSONObject, legacySettings: JSONObject?) {
+    init(tape: JSONTape, styles: Int?, legacySettings: Int?, texts: AnswerTexts) {
+        self.tape = tape
         self.styles = styles
         self.legacySettings = legacySettings
+        self.texts = texts
     }
 
-    /// The value at a dotted path, nil when absent or null.
-    public func value(atPath path: String) -> JSONValue? {
+    /// The position of the value at a dotted path, nil when absent or null.
+    private func position(atPath path: String) -> Int? {
         let components = path.split(separator: ".", omittingEmptySubsequences: false)
         guard !components.isEmpty, !components.contains(where: \.isEmpty) else { return nil }
-        if let value = styles.value(atPath: components) { return value }
+        if let styles, let value = tape.value(atPath: components, in: styles) { return value }
         if components.first == "settings", let legacySettings {
-            return legacySettings.value(atPath: components.dropFirst())
+            return tape.value(atPath: components.dropFirst(), in: legacySettings)
         }
         return nil
     }
 
-    /// The value at a dotted path as host-facing text (see `JSONValue.scalarText`); nil when absent or empty.
-    public func text(atPath path: String) -> StableCString? {
-        answered.withLock { answered in
-            if let known = answered[path] { return known }
-            let text = StableCString.nonEmpty(value(atPath: path)?.scalarText)
-            answered[path] = text
-            return text
-        }
+    /// The value at a dotted path as host-facing text (strings as they are, numbers as spelled, booleans, objects
+    /// and arrays as compact JSON); nil when absent, null or empty. Lives as long as the answer.
+    public func text(atPath path: String) -> UnsafePointer<CChar>? {
+        guard let value = position(atPath: path), !tape.isEmptyString(value) else { return nil }
+        return texts.text(at: value) { tape.withText(value, AnswerTexts.copy) }
     }
+
+    /// `text(atPath:)` as a String.
+    public func string(atPath path: String) -> String? { text(atPath: path).map { String(cString: $0) } }
 }

@@ -50,15 +50,15 @@ struct URLParts: Sendable, Equatable {
         return text.withUTF8(isPlainHTTP)
     }
 
-    private static func isPlainHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isPlainHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index: Int
-        if bytes.starts(with: "https://".utf8) {
-            index = 8
-        } else if bytes.starts(with: "http://".utf8) {
-            index = 7
-        } else {
-            return false
-        }
+        // "http://" or "https://", byte by byte (a generic `starts(with:)` costs more than the rest of the check).
+        guard bytes.count > 7, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"), bytes[2] == UInt8(ascii: "t"),
+              bytes[3] == UInt8(ascii: "p") else { return false }
+        index = bytes[4] == UInt8(ascii: "s") ? 5 : 4
+        guard bytes.count > index + 3, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+              bytes[index + 2] == UInt8(ascii: "/") else { return false }
+        index += 3
         // The host: labels of letters, digits and hyphens, each starting with a letter or digit.
         let hostStart = index
         var labelStart = true
@@ -99,17 +99,15 @@ struct URLParts: Sendable, Equatable {
         return true
     }
 
-    /// The RFC 3986 characters (unreserved, reserved but "[" and "]", and "%"), as a 128-bit set.
-    private static let urlBytes: (low: UInt64, high: UInt64) = {
-        var set: (low: UInt64, high: UInt64) = (0, 0)
-        for byte in Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&'()*+,;=%".utf8) {
-            if byte < 64 { set.low |= 1 << UInt64(byte) } else { set.high |= 1 << UInt64(byte - 64) }
-        }
-        return set
-    }()
+    /// The RFC 3986 characters (unreserved, reserved but "[" and "]", and "%") as a 128-bit set, written out
+    /// (a computed `static let` costs a lazy-initialisation check on every byte of every URL of an answer);
+    /// `urlByteSet` spells it and a test holds the two together.
+    static let urlByteSet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&'()*+,;=%"
+    @usableFromInline static var urlBytesLow: UInt64 { 0xAFFF_FFFA_0000_0000 }
+    @usableFromInline static var urlBytesHigh: UInt64 { 0x47FF_FFFE_87FF_FFFF }
 
-    @inline(__always) private static func isURLByte(_ byte: UInt8) -> Bool {
-        byte < 64 ? urlBytes.low & (1 << UInt64(byte)) != 0 : byte < 128 && urlBytes.high & (1 << UInt64(byte - 64)) != 0
+    @inline(__always) static func isURLByte(_ byte: UInt8) -> Bool {
+        byte < 64 ? urlBytesLow & (1 << UInt64(byte)) != 0 : byte < 128 && urlBytesHigh & (1 << UInt64(byte - 64)) != 0
     }
 
     /// Whether libcurl reads `text` as an absolute http(s) URL with a host; asks libcurl for the two parts it

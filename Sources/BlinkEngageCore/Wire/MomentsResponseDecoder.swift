@@ -22,45 +22,35 @@ public enum MomentsResponseDecoder {
 
     /// Decodes a 2xx body.
     public static func decodeBody(_ body: [UInt8], log: (String) -> Void = { _ in }) throws(ServiceError) -> MomentsResponse {
-        let root: JSONValue
-        do { root = try JSONParser.parse(body) } catch { throw .moments(.decoding, "the answer is not JSON: \(error)") }
-        guard let data = root.objectValue?.present("data")?.objectValue else {
+        let tape: JSONTape
+        do { tape = try JSONTape(parsing: body) } catch { throw .moments(.decoding, "the answer is not JSON: \(error)") }
+        guard tape.isObject(0), let data = tape.present(0, "data"), tape.isObject(data) else {
             throw .moments(.decoding, "the answer has no \"data\" object")
         }
-        var styles = JSONObject()
-        if let value = data.present("styles") {
-            guard let object = value.objectValue else { throw .moments(.decoding, "\"styles\" is not an object") }
-            styles = object
-        }
-        var legacySettings: JSONObject?
-        if let value = data.present("settings") {
-            guard let object = value.objectValue else { throw .moments(.decoding, "\"settings\" is not an object") }
-            legacySettings = object
-        }
+        let styles = tape.present(data, "styles"), legacySettings = tape.present(data, "settings")
+        if let styles, !tape.isObject(styles) { throw .moments(.decoding, "\"styles\" is not an object") }
+        if let legacySettings, !tape.isObject(legacySettings) { throw .moments(.decoding, "\"settings\" is not an object") }
+        let texts = AnswerTexts(count: tape.count)
         var offers: [Offer] = []
-        let source = JSONSource(body)
-        switch data.present("offers") {
-        case nil:
-            break
-        case .array(let elements)?:
+        if let list = tape.present(data, "offers") {
+            guard tape.isArray(list) else { throw .moments(.decoding, "\"offers\" is not an array") }
+            let elements = tape.elements(of: list)
+            offers.reserveCapacity(elements.count)
             for element in elements {
-                guard let object = element.objectValue else { throw .moments(.decoding, "an offer is not an object") }
+                guard tape.isObject(element) else { throw .moments(.decoding, "an offer is not an object") }
                 do {
-                    if let offer = try OfferDecoder.decode(object, source: source, log: log) { offers.append(offer) } else { log("skipped an offer without an id") }
+                    if let offer = try OfferDecoder.decode(tape, at: element, texts: texts, log: log) { offers.append(offer) } else { log("skipped an offer without an id") }
                 } catch {
                     throw .moments(.decoding, error.reason)
                 }
             }
-        default:
-            throw .moments(.decoding, "\"offers\" is not an array")
         }
-        if let privacy = data.present("privacy_url"), privacy.stringValue == nil {
-            throw .moments(.decoding, "\"privacy_url\" is not a string")
-        }
+        let privacy = tape.present(data, "privacy_url")
+        if let privacy, !tape.isString(privacy) { throw .moments(.decoding, "\"privacy_url\" is not a string") }
         guard !offers.isEmpty else { throw .moments(.noOffers, "the answer holds no offers") }
         return MomentsResponse(
-            offers: offers, styles: Styles(styles: styles, legacySettings: legacySettings),
-            privacyURL: data.present("privacy_url")?.stringValue.flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil })
+            offers: offers, styles: Styles(tape: tape, styles: styles, legacySettings: legacySettings, texts: texts),
+            privacyURL: privacy.flatMap(tape.text).flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil })
     }
 
     /// Error 6, with the server's own explanation when its body carries one.

@@ -11,46 +11,43 @@ public enum OfferFeedDecoder {
     /// - Parameter log: receives a message for each offer skipped for lack of an id.
     /// - Parameter cacheAgeSeconds: set when the body comes from the feed cache: the feed says so, and how old.
     public static func decode(_ body: [UInt8], cacheAgeSeconds: UInt32? = nil, log: (String) -> Void = { _ in }) throws(Failure) -> Outcome {
-        let root: JSONObject
-        do {
-            guard let object = try JSONParser.parse(body).objectValue else { throw Failure(reason: "the feed is not a JSON object") }
-            root = object
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure(reason: "the feed is not JSON: \(error)")
+        let tape: JSONTape
+        do { tape = try JSONTape(parsing: body) } catch { throw Failure(reason: "the feed is not JSON: \(error)") }
+        guard tape.isObject(0) else { throw Failure(reason: "the feed is not a JSON object") }
+        guard let enabled = tape.present(0, "enabled") else { throw Failure(reason: "the feed has no \"enabled\"") }
+        guard tape.kind(enabled) == .bool else { throw Failure(reason: "\"enabled\" is not a boolean") }
+        guard tape.isTrue(enabled) else { return .disabled }
+        guard let feedValue = tape.present(0, "feed_id"), tape.isString(feedValue), let feedID = tape.text(feedValue), !feedID.isEmpty else {
+            throw Failure(reason: "the feed has no \"feed_id\"")
         }
-        guard let enabled = root.present("enabled") else { throw Failure(reason: "the feed has no \"enabled\"") }
-        guard case .bool(let isEnabled) = enabled else { throw Failure(reason: "\"enabled\" is not a boolean") }
-        guard isEnabled else { return .disabled }
-        guard let feedID = root.present("feed_id")?.stringValue, !feedID.isEmpty else { throw Failure(reason: "the feed has no \"feed_id\"") }
-        guard case .array(let groupValues)? = root.present("groups") else { throw Failure(reason: "\"groups\" is not an array") }
+        guard let groupList = tape.present(0, "groups"), tape.isArray(groupList) else { throw Failure(reason: "\"groups\" is not an array") }
         var groups: [OfferGroup] = []
-        let source = JSONSource(body)
-        for (groupPosition, value) in groupValues.enumerated() {
-            guard let group = value.objectValue, let groupID = group.present("id")?.scalarText, !groupID.isEmpty else {
+        let texts = AnswerTexts(count: tape.count)
+        for (groupPosition, group) in tape.elements(of: groupList).enumerated() {
+            guard tape.isObject(group), let idValue = tape.present(group, "id"), tape.isScalar(idValue),
+                  let groupID = tape.text(idValue), !groupID.isEmpty else {
                 throw Failure(reason: "group \(groupPosition) has no id")
             }
             var offers: [Offer] = []
-            switch group.present("offers") {
-            case nil: break
-            case .array(let offerValues)?:
-                for value in offerValues {
-                    guard let object = value.objectValue else { throw Failure(reason: "an offer of group \(groupID) is not an object") }
+            if let list = tape.present(group, "offers") {
+                guard tape.isArray(list) else { throw Failure(reason: "\"offers\" of group \(groupID) is not an array") }
+                for element in tape.elements(of: list) {
+                    guard tape.isObject(element) else { throw Failure(reason: "an offer of group \(groupID) is not an object") }
                     let placement = FeedPlacement(feedID: feedID, groupID: groupID, groupPosition: groupPosition, offerPosition: offers.count)
                     do {
-                        if let offer = try OfferDecoder.decode(object, source: source, placement: placement, log: log) { offers.append(offer) } else {
+                        if let offer = try OfferDecoder.decode(tape, at: element, texts: texts, placement: placement, log: log) {
+                            offers.append(offer)
+                        } else {
                             log("skipped an offer without an id in group \(groupID)")
                         }
                     } catch {
                         throw Failure(reason: error.reason)
                     }
                 }
-            default:
-                throw Failure(reason: "\"offers\" of group \(groupID) is not an array")
             }
+            let title = tape.present(group, "title").flatMap { tape.isString($0) ? tape.text($0) : nil }
             let placement = FeedPlacement(feedID: feedID, groupID: groupID, groupPosition: groupPosition, offerPosition: nil)
-            groups.append(OfferGroup(id: groupID, title: group.present("title")?.stringValue, offers: offers, placement: placement))
+            groups.append(OfferGroup(id: groupID, title: title, offers: offers, placement: placement))
         }
         return .feed(OfferFeed(id: feedID, groups: groups, cacheAgeSeconds: cacheAgeSeconds))
     }

@@ -21,4 +21,12 @@ public enum ServiceURL {
     public static func isAbsoluteHTTP(_ text: String) -> Bool {
         !ASCII.hasSpaceOrControl(text) && URLParts.isAbsoluteHTTP(text)
     }
+
+    /// `isAbsoluteHTTP` of UTF-8 bytes read straight from an answer: no String is made for the plain URLs
+    /// services send.
+    public static func isAbsoluteHTTP(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let bytes = bytes.assumingMemoryBound(to: UInt8.self)
+        if URLParts.isPlainHTTP(bytes) { return true }
+        return !bytes.contains { $0 <= 0x20 || $0 == 0x7F } && URLParts.libcurlReadsAsHTTP(String(decoding: bytes, as: UTF8.self))
+    }
 }

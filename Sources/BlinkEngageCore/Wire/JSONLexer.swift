@@ -1,0 +1,215 @@
+/// The tokens both JSON readers share, each checked as strictly as RFC 8259 asks: whitespace, literals, numbers,
+/// string bodies (escapes and UTF-8 validated in place, nothing built) and escapes. `JSONParser` builds values
+/// from them, `JSONTape` an index of offsets.
+struct JSONLexer {
+    typealias Failure = JSONParser.Failure
+
+    /// The text, valid only while the reader that owns this lexer runs (a buffer pointer: every byte read is a
+    /// plain load).
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    func failure(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+
+    var atEnd: Bool { index >= bytes.count }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Skips whitespace and answers the next byte, failing at the end of the text with `context`.
+    mutating func nextByte(_ context: String) throws(Failure) -> UInt8 {
+        skipWhitespace()
+        guard index < bytes.count else { throw failure("unexpected end \(context)") }
+        return bytes[index]
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw failure("unexpected end") }
+        let matches = literal.withUTF8Buffer { expected in
+            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
+        }
+        guard matches else { throw failure("unknown literal") }
+        index += count
+    }
+
+    /// A number's bytes, as spelled: `-? int frac? exp?`.
+    mutating func scanNumber() throws(Failure) -> Range<Int> {
+        let start = index
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw failure("unexpected character") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("digit expected after '.'") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("digit expected in exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        return start..<index
+    }
+
+    /// A string literal's body, from its opening quote to just past its closing one: the bytes between the quotes,
+    /// whether any escape is among them, and whether all are ASCII. Escapes and UTF-8 are validated here, so the
+    /// body can later be copied (or unescaped) without another check.
+    mutating func scanString() throws(Failure) -> (body: Range<Int>, escaped: Bool, ascii: Bool) {
+        index += 1
+        let start = index
+        var escaped = false, ascii = true
+        let count = bytes.count, base = bytes.baseAddress
+        while index < count {
+            // Eight bytes at a time while none of them is a quote, a backslash, a control character or non-ASCII;
+            // the lowest flagged byte of a word is the first one that needs a look, so the scan jumps straight to it.
+            if count - index >= 8, let base {
+                let flags = Self.specialBytes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
+                if flags == 0 { index += 8; continue }
+                index += flags.trailingZeroBitCount >> 3
+            }
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return (start..<index - 1, escaped, ascii)
+            case UInt8(ascii: "\\"):
+                escaped = true
+                _ = try readEscape()
+            case 0..<0x20:
+                throw failure("control character in a string")
+            case 0x80...:
+                ascii = false
+                try skipMultibyte()
+            default:
+                index += 1
+            }
+        }
+        throw failure("unterminated string")
+    }
+
+    /// The high bit of each of the eight bytes of `word` (little-endian) that is `"`, `\`, below 0x20 or above
+    /// 0x7F, and possibly of bytes above such a byte (SWAR: a byte equal to a value is a zero byte after XOR, and a
+    /// subtraction's borrow only runs upward, so the lowest flag is always a true one).
+    @inline(__always)
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let quote = hasZero(word ^ (ones &* 0x22)), backslash = hasZero(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return quote | backslash | control | (word & highs)
+    }
+
+    /// Skips one UTF-8 sequence of two to four bytes at `index` (whose first byte is above 0x7F). Overlong forms,
+    /// surrogates and code points above U+10FFFF are refused, as `String(validating:)` refuses them.
+    private mutating func skipMultibyte() throws(Failure) {
+        let count: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch bytes[index] {
+        case 0xC2...0xDF: count = 2
+        case 0xE0: count = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE, 0xEF: count = 3
+        case 0xED: count = 3; high = 0x9F
+        case 0xF0: count = 4; low = 0x90
+        case 0xF1...0xF3: count = 4
+        case 0xF4: count = 4; high = 0x8F
+        default: throw failure("string is not valid UTF-8")
+        }
+        guard index + count <= bytes.count else { throw failure("unterminated string") }
+        let second = bytes[index + 1]
+        guard second >= low, second <= high else { throw failure("string is not valid UTF-8") }
+        for offset in 2..<max(2, count) where bytes[index + offset] & 0xC0 != 0x80 {
+            throw failure("string is not valid UTF-8")
+        }
+        index += count
+    }
+
+    /// One escape at `index` (a backslash): the Unicode scalar it stands for. A surrogate must come as an escaped
+    /// high and low pair.
+    mutating func readEscape() throws(Failure) -> Unicode.Scalar {
+        index += 1
+        guard index < bytes.count else { throw failure("unterminated escape") }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            var scalar = try readHex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else { throw failure("unpaired surrogate") }
+                index += 2
+                let low = try readHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw failure("unpaired surrogate") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw failure("unpaired surrogate")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw failure("invalid code point") }
+            return unicode
+        default:
+            throw failure("unknown escape")
+        }
+    }
+
+    private mutating func readHex4() throws(Failure) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw failure("short \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("bad hex digit")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// The UTF-8 of a string body that `scanString` accepted, escapes resolved, passed to `body` as one buffer.
+    static func withUnescaped<Result>(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                                      _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(range.count)
+        var lexer = JSONLexer(bytes, at: range.lowerBound)
+        var runStart = range.lowerBound
+        while lexer.index < range.upperBound {
+            guard bytes[lexer.index] == UInt8(ascii: "\\") else { lexer.index += 1; continue }
+            decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<lexer.index]))
+            // Already validated by scanString, so an escape here always reads.
+            guard let scalar = try? lexer.readEscape() else { break }
+            decoded.append(contentsOf: UTF8.encode(scalar)!)
+            runStart = lexer.index
+        }
+        decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<range.upperBound]))
+        return decoded.withUnsafeBufferPointer(body)
+    }
+}

@@ -1,0 +1,312 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A JSON text and an index over its bytes, in the spirit of simdjson's tape: one entry per value and per object
+/// key, in document order, each an offset and a length into the text. Parsing validates everything
+/// `JSONParser` validates (RFC 8259, the depth cap, UTF-8, escapes) but decodes nothing: a string becomes text
+/// only when someone asks for it, and then in one copy when it has no escape.
+///
+/// Positions (`Int`) name entries; 0 is the root. Objects and arrays know where they end, so a lookup steps over
+/// a member it does not want without reading it.
+public final class JSONTape: Sendable {
+    public let bytes: [UInt8]
+    private let entries: [Entry]
+
+    struct Entry: Sendable {
+        enum Kind: UInt8, Sendable { case object, array, string, number, `true`, `false`, null }
+        /// Strings: the first byte after the opening quote; everything else: its first byte.
+        let start: UInt32
+        /// Strings: the bytes between the quotes; numbers: their spelling; objects and arrays: brackets included.
+        var length: UInt32
+        /// The position after this value and everything inside it.
+        var next: UInt32
+        let kind: Kind
+        /// Strings: a backslash escape is among the bytes.
+        let escaped: Bool
+    }
+
+    public init(parsing bytes: [UInt8]) throws(JSONParser.Failure) {
+        // Offsets are 32-bit: a text this large is refused before any offset could wrap.
+        guard bytes.count < Int(UInt32.max) else {
+            throw JSONParser.Failure(offset: 0, reason: "a text of \(bytes.count) bytes is larger than 4 GiB")
+        }
+        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<[Entry], JSONParser.Failure> in
+            var builder = Builder(lexer: JSONLexer(buffer), entries: [])
+            // Roughly one entry per 16 bytes of offer JSON: one allocation for most answers.
+            builder.entries.reserveCapacity(bytes.count / 16 + 4)
+            return Result { () throws(JSONParser.Failure) in
+                builder.lexer.skipWhitespace()
+                try builder.value(depth: 0)
+                builder.lexer.skipWhitespace()
+                guard builder.lexer.atEnd else { throw builder.lexer.failure("unexpected data after the value") }
+                return builder.entries
+            }
+        }
+        self.bytes = bytes
+        entries = try parsed.get()
+    }
+
+    // MARK: Reading
+
+    /// How many entries the tape holds: positions run from 0 to `count - 1`.
+    public var count: Int { entries.count }
+
+    public enum Kind: Sendable { case object, array, string, number, bool, null }
+
+    public func kind(_ position: Int) -> Kind {
+        switch entries[position].kind {
+        case .object: return .object
+        case .array: return .array
+        case .string: return .string
+        case .number: return .number
+        case .true, .false: return .bool
+        case .null: return .null
+        }
+    }
+
+    public func isObject(_ position: Int) -> Bool { entries[position].kind == .object }
+    public func isArray(_ position: Int) -> Bool { entries[position].kind == .array }
+    public func isString(_ position: Int) -> Bool { entries[position].kind == .string }
+    public func isTrue(_ position: Int) -> Bool { entries[position].kind == .true }
+    public func isEmptyString(_ position: Int) -> Bool { entries[position].kind == .string && entries[position].length == 0 }
+    /// A string, number or boolean: a value with host-facing text of its own.
+    public func isScalar(_ position: Int) -> Bool {
+        switch entries[position].kind {
+        case .string, .number, .true, .false: return true
+        case .object, .array, .null: return false
+        }
+    }
+
+    /// The positions of an array's elements.
+    public func elements(of array: Int) -> [Int] {
+        guard entries[array].kind == .array else { return [] }
+        var positions: [Int] = []
+        var position = array + 1
+        let end = Int(entries[array].next)
+        while position < end {
+            positions.append(position)
+            position = Int(entries[position].next)
+        }
+        return positions
+    }
+
+    /// Calls `body` with the position of each member's key and value, in wire order.
+    public func forEachMember(of object: Int, _ body: (_ key: Int, _ value: Int) throws -> Void) rethrows {
+        guard entries[object].kind == .object else { return }
+        var position = object + 1
+        let end = Int(entries[object].next)
+        while position < end {
+            try body(position, position + 1)
+            position = Int(entries[position + 1].next)
+        }
+    }
+
+    /// The value of the last member named `key` (a repeated key resolves to its last occurrence, as in
+    /// `JSONObject`), with its ordinal among the object's members; nil when there is none.
+    func lastMember(of object: Int, named key: UnsafeRawBufferPointer) -> (ordinal: Int, value: Int)? {
+        // Every field a host reads is a walk over its offer's keys: lengths first, bytes only when they match.
+        guard key.count < Int(UInt32.max) else { return nil }
+        let length = UInt32(key.count)
+        return entries.withUnsafeBufferPointer { entries in
+            guard entries[object].kind == .object else { return nil }
+            var found: (ordinal: Int, value: Int)?
+            var ordinal = 0, position = object + 1
+            let end = Int(entries[object].next)
+            while position < end {
+                let entry = entries[position]
+                if entry.escaped || entry.length == length, stringEquals(position, key) { found = (ordinal, position + 1) }
+                ordinal += 1
+                position = Int(entries[position + 1].next)
+            }
+            return found
+        }
+    }
+
+    func lastMember(of object: Int, named key: StaticString) -> (ordinal: Int, value: Int)? {
+        key.withUTF8Buffer { lastMember(of: object, named: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The value at `key`, with `null` treated as absent (`JSONObject.present`).
+    public func present(_ object: Int, _ key: StaticString) -> Int? {
+        guard let value = lastMember(of: object, named: key)?.value, entries[value].kind != .null else { return nil }
+        return value
+    }
+
+    /// Follows a dotted path through nested objects ("offerText.buttonYes.color"); nil when absent or null.
+    public func value(atPath components: some Collection<Substring>, in object: Int) -> Int? {
+        var position = object
+        for component in components {
+            var name = String(component)
+            let member = name.withUTF8 { lastMember(of: position, named: UnsafeRawBufferPointer($0)) }
+            guard let value = member?.value, entries[value].kind != .null else { return nil }
+            position = value
+        }
+        return position
+    }
+
+    /// Whether the string at `position` reads as exactly `text` (escapes resolved).
+    func stringEquals(_ position: Int, _ text: UnsafeRawBufferPointer) -> Bool {
+        let entry = entries[position]
+        guard entry.kind == .string else { return false }
+        if entry.escaped { return withText(position) { $0.elementsEqual(text) } }
+        guard Int(entry.length) == text.count else { return false }
+        return bytes.withUnsafeBytes { all in
+            text.count == 0 || memcmp(all.baseAddress! + Int(entry.start), text.baseAddress!, text.count) == 0
+        }
+    }
+
+    /// Whether `bytes` are exactly `text`'s UTF-8 (lengths first; one `memcmp`).
+    @inline(__always)
+    static func equal(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+        bytes.count == text.utf8CodeUnitCount && (bytes.count == 0 || memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0)
+    }
+
+    /// The host-facing UTF-8 of a scalar, passed to `body`: a string's text with escapes resolved (its own bytes
+    /// when it has none), a number's spelling, `true` or `false`; the compact JSON of an object or array; nothing
+    /// for null.
+    func withText<Result>(_ position: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let entry = entries[position]
+        return bytes.withUnsafeBufferPointer { all in
+            let range = Int(entry.start)..<Int(entry.start) + Int(entry.length)
+            switch entry.kind {
+            case .string where entry.escaped:
+                return JSONLexer.withUnescaped(all, range) { body(UnsafeRawBufferPointer($0)) }
+            case .string, .number:
+                return body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[range])))
+            case .true: return ("true" as StaticString).withUTF8Buffer { body(UnsafeRawBufferPointer($0)) }
+            case .false: return ("false" as StaticString).withUTF8Buffer { body(UnsafeRawBufferPointer($0)) }
+            case .null: return body(UnsafeRawBufferPointer(start: nil, count: 0))
+            case .object, .array:
+                var output: [UInt8] = []
+                output.reserveCapacity(range.count)
+                write(position, to: &output)
+                return output.withUnsafeBytes(body)
+            }
+        }
+    }
+
+    /// The host-facing text of a value (see `withText`) as a String; nil for null.
+    public func text(_ position: Int) -> String? {
+        guard entries[position].kind != .null else { return nil }
+        return withText(position) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The value's bytes as received (a string's include its quotes).
+    public func sourceBytes(_ position: Int) -> ArraySlice<UInt8> {
+        let entry = entries[position]
+        let quotes = entry.kind == .string ? 1 : 0
+        return bytes[Int(entry.start) - quotes..<Int(entry.start) + Int(entry.length) + quotes]
+    }
+
+    /// Compact JSON text of a value, as `JSONValue.write` writes it: numbers keep their spelling, strings without
+    /// escapes are copied as they are.
+    func write(_ position: Int, to output: inout [UInt8]) {
+        let entry = entries[position]
+        switch entry.kind {
+        case .string where entry.escaped:
+            JSONValue.writeQuoted(text(position) ?? "", to: &output)
+        case .string, .number, .true, .false, .null:
+            output.append(contentsOf: sourceBytes(position))
+        case .array:
+            output.append(UInt8(ascii: "["))
+            for (ordinal, element) in elements(of: position).enumerated() {
+                if ordinal > 0 { output.append(UInt8(ascii: ",")) }
+                write(element, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object:
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            forEachMember(of: position) { key, value in
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                write(key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                write(value, to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The value as a tree, for the code and tests that want one.
+    public func value(_ position: Int) -> JSONValue {
+        switch entries[position].kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .number: return .number(text(position) ?? "")
+        case .string: return .string(text(position) ?? "")
+        case .array: return .array(elements(of: position).map(value))
+        case .object:
+            var members: [(key: String, value: JSONValue)] = []
+            forEachMember(of: position) { key, member in members.append((text(key) ?? "", value(member))) }
+            let start = Int(entries[position].start)
+            return .object(JSONObject(members, sourceRange: start..<start + Int(entries[position].length)))
+        }
+    }
+
+    // MARK: Parsing
+
+    /// Appends entries while the lexer reads; a container's entry is patched with its end once its last member
+    /// is read.
+    private struct Builder {
+        var lexer: JSONLexer
+        var entries: [Entry]
+
+        mutating func value(depth: Int) throws(JSONParser.Failure) {
+            guard depth < JSONParser.maximumDepth else { throw lexer.failure("nested deeper than \(JSONParser.maximumDepth)") }
+            guard !lexer.atEnd else { throw lexer.failure("unexpected end") }
+            let start = lexer.index
+            switch lexer.bytes[start] {
+            case UInt8(ascii: "{"): try container(closing: UInt8(ascii: "}"), depth: depth)
+            case UInt8(ascii: "["): try container(closing: UInt8(ascii: "]"), depth: depth)
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "t"): try lexer.expectLiteral("true"); scalar(.true, start)
+            case UInt8(ascii: "f"): try lexer.expectLiteral("false"); scalar(.false, start)
+            case UInt8(ascii: "n"): try lexer.expectLiteral("null"); scalar(.null, start)
+            default: _ = try lexer.scanNumber(); scalar(.number, start)
+            }
+        }
+
+        private mutating func scalar(_ kind: Entry.Kind, _ start: Int) {
+            entries.append(Entry(start: UInt32(start), length: UInt32(lexer.index - start), next: UInt32(entries.count + 1),
+                                 kind: kind, escaped: false))
+        }
+
+        private mutating func string() throws(JSONParser.Failure) {
+            let (body, escaped, _) = try lexer.scanString()
+            entries.append(Entry(start: UInt32(body.lowerBound), length: UInt32(body.count), next: UInt32(entries.count + 1),
+                                 kind: .string, escaped: escaped))
+        }
+
+        private mutating func container(closing: UInt8, depth: Int) throws(JSONParser.Failure) {
+            let isObject = closing == UInt8(ascii: "}")
+            let context = isObject ? "in an object" : "in an array"
+            let start = lexer.index, slot = entries.count
+            entries.append(Entry(start: UInt32(start), length: 0, next: 0, kind: isObject ? .object : .array, escaped: false))
+            lexer.index += 1
+            if try lexer.nextByte(context) != closing {
+                while true {
+                    if isObject {
+                        guard try lexer.nextByte(context) == UInt8(ascii: "\"") else { throw lexer.failure("expected a key") }
+                        try string()
+                        guard try lexer.nextByte(context) == UInt8(ascii: ":") else { throw lexer.failure("expected ':'") }
+                        lexer.index += 1
+                    }
+                    lexer.skipWhitespace()
+                    try value(depth: depth + 1)
+                    let next = try lexer.nextByte(context)
+                    if next == closing { break }
+                    guard next == UInt8(ascii: ",") else { throw lexer.failure(isObject ? "expected ',' or '}'" : "expected ',' or ']'") }
+                    lexer.index += 1
+                }
+            }
+            lexer.index += 1
+            entries[slot].length = UInt32(lexer.index - start)
+            entries[slot].next = UInt32(entries.count)
+        }
+    }
+}
