@@ -20,7 +20,7 @@ public func be_offer_description(_ offer: OpaquePointer?) -> UnsafePointer<CChar
 
 @c @implementation
 public func be_offer_image_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(offer, as: Offer.self)?.mainImageText?.pointer
+    Handle.object(offer, as: Offer.self)?.mainImageText
 }
 
 @c @implementation
@@ -59,7 +59,7 @@ public func be_offer_creative_at(_ offer: OpaquePointer?, _ index: Int) -> Opaqu
 
 @c @implementation
 public func be_creative_url(_ creative: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(creative, as: Creative.self)?.urlText?.pointer
+    Handle.object(creative, as: Creative.self)?.urlText
 }
 
 @c @implementation
@@ -74,7 +74,7 @@ public func be_creative_height(_ creative: OpaquePointer?) -> UInt32 {
 
 @c @implementation
 public func be_creative_type(_ creative: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(creative, as: Creative.self)?.typeText?.pointer
+    Handle.object(creative, as: Creative.self)?.typeText
 }
 
 @c @implementation

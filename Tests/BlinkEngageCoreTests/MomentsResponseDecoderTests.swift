@@ -32,9 +32,12 @@ struct MomentsResponseDecoderTests {
         for (key, value) in expected { #expect(offer.field(key) == value, "\(key)") }
         #expect(offer.closeBeaconURL == "https://track.example.com/event/record/close?o_id=4001&sess_id=5f2c0001e1")
         #expect(offer.noThanksBeaconURL == "https://track.example.com/event/record/no_thanks_click?o_id=4001&sess_id=5f2c0001e1")
-        #expect(offer.creatives == [Creative(
-            id: "9001", url: "https://cdn.example.com/c/9001.png", width: "600", height: "600", type: "image",
-            creativeType: "offer_image", isPrimary: true, aspectRatio: "1.0")])
+        #expect(offer.creatives.count == 1)
+        let creative = try #require(offer.creatives.first)
+        #expect([creative.id, creative.url, creative.width, creative.height, creative.type, creative.creativeType, creative.aspectRatio]
+            == ["9001", "https://cdn.example.com/c/9001.png", "600", "600", "image", "offer_image", "1.0"])
+        #expect(creative.isPrimary && creative.pixelWidth == 600 && creative.pixelHeight == 600)
+        #expect(creative.urlText.map { String(cString: $0) } == "https://cdn.example.com/c/9001.png")
         #expect(offer.tags == ["demo"])
         #expect(offer.mainImageURL == "https://cdn.example.com/c/9001.png")
         #expect(response.offers[1].mainImageURL == "https://cdn.example.com/campaigns/1202/main.png")

@@ -39,11 +39,26 @@ final class TransportTests {
         ("http://a..b/", false), ("http://-a/", false), ("http://a-/", true), ("http://a:0/", false),
         ("http://a:65536/", false), ("http://a:123456/", false), ("HTTP://a/", false), ("http://a/ b", false),
         ("http://user@a/", false), ("http://[::1]/", false), ("javascript:alert(1)", false), ("http:///x", false),
-        ("http://a/{x}", false), ("", false),
+        ("http://a/{x}?cb={cbuster}|\\^`\"<>", true), ("http://a/é", false), ("http://a/\u{7F}", false), ("", false),
     ])
     func plainURLsAreASubsetOfLibcurls(url: String, plain: Bool) {
         #expect(URLParts.isPlainHTTP(url) == plain)
         if plain { #expect(URLParts.libcurlReadsAsHTTP(url)) }
+    }
+
+    /// Every printable ASCII byte is taken as it is by libcurl in a path, a query and a fragment, so the fast
+    /// path may take them all; the space, controls and DEL are not URL bytes.
+    @Test func everyPrintableByteIsLibcurlsToo() {
+        for byte in UInt8(0x21)...0x7E {
+            let character = String(UnicodeScalar(byte))
+            for url in ["https://h.example/p\(character)x", "https://h.example/p?q=\(character)", "https://h.example/p#f\(character)"] {
+                #expect(URLParts.isPlainHTTP(url), "\(url)")
+                #expect(URLParts.libcurlReadsAsHTTP(url), "\(url)")
+            }
+        }
+        for byte in [UInt8(0x20), 0x7F, 0x0A, 0x00] {
+            #expect(!URLParts.isPlainHTTP("https://h.example/p" + String(UnicodeScalar(byte))))
+        }
     }
 
     @Test func whatThePlainPathLeavesLibcurlStillDecides() {

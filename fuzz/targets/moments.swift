@@ -9,11 +9,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch MomentsResponseDecoder.decode(.success(HTTPResponse(status: status, body: bytes))) {
     case .success(let response):
         for offer in response.offers {
-            for member in offer.object.members where Offer.isURLKey(member.key) {
-                if let url = offer.field(member.key) { precondition(ServiceURL.isAbsoluteHTTP(url)) }
+            offer.tape.forEachMember(of: offer.position) { key, _ in
+                guard offer.tape.withText(key, Offer.isURLKey), let name = offer.tape.text(key) else { return }
+                if let url = offer.field(name) { precondition(ServiceURL.isAbsoluteHTTP(url)) }
             }
-            _ = offer.jsonText.string
-            _ = response.styles.value(atPath: "offerText.buttonYes.background")
+            if let url = offer.mainImageURL { precondition(ServiceURL.isAbsoluteHTTP(url)) }
+            for creative in offer.creatives { if let url = creative.url { precondition(ServiceURL.isAbsoluteHTTP(url)) } }
+            _ = String(cString: offer.jsonText)
+            _ = response.styles.string(atPath: "offerText.buttonYes.background")
         }
     case .failure(let error):
         precondition((1...6).contains(error.code) && error.message.utf8.count <= SafeText.maximumBytes + 3)

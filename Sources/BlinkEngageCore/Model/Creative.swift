@@ -1,36 +1,50 @@
 /// One creative (image) of an offer, as the Moments API describes it. A final class because the C API lends
-/// creatives by address (`be_offer_creative_at`); its C strings live as long as the offer that owns it.
+/// creatives by address (`be_offer_creative_at`); its C strings live as long as the answer that holds it.
+///
+/// Like its offer, a position in the answer's tape: what every creative needs (the URL check, primary, the
+/// pixel sizes) is read when it is decoded, its texts when asked for.
 public final class Creative: Sendable, Equatable {
-    public let id: String?
-    /// Only an absolute http(s) URL; anything else reads as absent.
-    public let url: String?
-    public let width: String?
-    public let height: String?
-    public let type: String?
-    public let creativeType: String?
+    private let tape: JSONTape
+    private let texts: AnswerTexts
+    /// The members behind the texts handed out: `url` only when it is an absolute http(s) URL.
+    let urlPosition: Int?
+    private let typePosition: Int?
+    private let position: Int
     public let isPrimary: Bool
-    public let aspectRatio: String?
+    /// Width and height in pixels as whole numbers; 0 when absent, not a whole number, or beyond 32 bits.
+    public let pixelWidth: UInt32
+    public let pixelHeight: UInt32
 
-    public let urlText: StableCString?
-    public let typeText: StableCString?
-
-    public init(id: String?, url: String?, width: String?, height: String?, type: String?, creativeType: String?,
-                isPrimary: Bool, aspectRatio: String?) {
-        self.id = id
-        self.url = url.flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil }
-        self.width = width
-        self.height = height
-        self.type = type
-        self.creativeType = creativeType
-        self.isPrimary = isPrimary
-        self.aspectRatio = aspectRatio
-        urlText = StableCString.nonEmpty(self.url)
-        typeText = StableCString.nonEmpty(type)
+    init(tape: JSONTape, at position: Int, texts: AnswerTexts) {
+        self.tape = tape
+        self.texts = texts
+        self.position = position
+        let url = OfferDecoder.nonEmpty(tape, tape.present(position, "url"))
+        urlPosition = url.flatMap { url in tape.withText(url) { ServiceURL.isAbsoluteHTTP($0) } ? url : nil }
+        typePosition = OfferDecoder.nonEmpty(tape, tape.present(position, "type"))
+        isPrimary = tape.present(position, "is_primary").map(tape.isTrue) == true
+        pixelWidth = Self.pixels(OfferDecoder.nonEmpty(tape, tape.present(position, "width")).flatMap(tape.text))
+        pixelHeight = Self.pixels(OfferDecoder.nonEmpty(tape, tape.present(position, "height")).flatMap(tape.text))
     }
 
-    /// Width and height in pixels as whole numbers; 0 when absent, not a whole number, or beyond 32 bits.
-    public var pixelWidth: UInt32 { Self.pixels(width) }
-    public var pixelHeight: UInt32 { Self.pixels(height) }
+    private func text(_ key: StaticString) -> String? { OfferDecoder.nonEmpty(tape, tape.present(position, key)).flatMap(tape.text) }
+
+    public var id: String? { text("id") }
+    /// Only an absolute http(s) URL; anything else reads as absent.
+    public var url: String? { urlPosition.flatMap(tape.text) }
+    public var width: String? { text("width") }
+    public var height: String? { text("height") }
+    public var type: String? { text("type") }
+    public var creativeType: String? { text("creative_type") }
+    public var aspectRatio: String? { text("aspect_ratio") }
+
+    public var urlText: UnsafePointer<CChar>? { cText(urlPosition) }
+    public var typeText: UnsafePointer<CChar>? { cText(typePosition) }
+
+    private func cText(_ position: Int?) -> UnsafePointer<CChar>? {
+        guard let position else { return nil }
+        return texts.text(at: position) { tape.withText(position, AnswerTexts.copy) }
+    }
 
     static func pixels(_ text: String?) -> UInt32 {
         guard let text, ASCII.isDigits(text), text.utf8.count <= 10 else { return 0 }

@@ -12,19 +12,25 @@ public final class Offer: Sendable {
     private let texts: AnswerTexts
     public let creatives: [Creative]
     public let tags: [String]
-    /// The main image: the creative marked primary, else `image` (legacy `creative_url`).
-    public let mainImageURL: String?
+    /// The main image: the creative marked primary, else `image` (legacy `creative_url`); only an absolute
+    /// http(s) URL.
+    public var mainImageURL: String? { mainImage.flatMap(tape.text) }
+    /// Where the main image's URL sits in the tape.
+    private let mainImage: Int?
     /// Where the offer sits in the feed that handed it out; nil for a Moments offer.
     public let placement: FeedPlacement?
     public let idText: StableCString
-    public let mainImageText: StableCString?
+    public var mainImageText: UnsafePointer<CChar>? {
+        guard let mainImage else { return nil }
+        return texts.text(at: mainImage) { tape.withText(mainImage, AnswerTexts.copy) }
+    }
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
     /// The ordinals (among the object's members) of those refused fields.
     private let refusedOrdinals: [Int]
 
     init(id: String, tape: JSONTape, position: Int, texts: AnswerTexts, creatives: [Creative], tags: [String],
-         mainImageURL: String?, placement: FeedPlacement?) {
+         mainImage: Int?, placement: FeedPlacement?) {
         self.id = id
         self.tape = tape
         self.position = position
@@ -33,8 +39,9 @@ public final class Offer: Sendable {
         self.creatives = creatives
         self.tags = tags
         var refused: [String] = [], refusedOrdinals: [Int] = []
-        self.mainImageURL = mainImageURL.flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil }
-        if mainImageURL != nil, self.mainImageURL == nil { refused.append("main image") }
+        let isHTTP = mainImage.map { tape.withText($0) { ServiceURL.isAbsoluteHTTP($0) } }
+        self.mainImage = isHTTP == true ? mainImage : nil
+        if isHTTP == false { refused.append("main image") }
         var ordinal = 0
         tape.forEachMember(of: position) { key, value in
             defer { ordinal += 1 }
@@ -48,7 +55,6 @@ public final class Offer: Sendable {
         refusedURLKeys = refused
         self.refusedOrdinals = refusedOrdinals
         idText = StableCString(id)
-        mainImageText = StableCString.nonEmpty(self.mainImageURL)
     }
 
     /// Top-level keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are

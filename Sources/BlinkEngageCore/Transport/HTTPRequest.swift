@@ -56,8 +56,8 @@ public struct HTTPResponse: Sendable, Equatable {
     /// One "Name: value" header line as (lower-cased name, trimmed value); nil for a line without a colon
     /// (a status line, the blank end of the headers). The one reading of header lines, libcurl's or a host's.
     static func headerField(_ line: String) -> (name: String, value: String)? {
-        guard let colon = line.firstIndex(of: ":") else { return nil }
-        return (String(line[..<colon]).trimmed.lowercased(), String(line[line.index(after: colon)...]).trimmed)
+        guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        return (String(Substring(line.utf8[..<colon])).trimmed.asciiLowercased, String(Substring(line.utf8[line.utf8.index(after: colon)...])).trimmed)
     }
 }
 

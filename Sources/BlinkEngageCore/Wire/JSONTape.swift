@@ -108,21 +108,29 @@ public final class JSONTape: Sendable {
     /// `JSONObject`), with its ordinal among the object's members; nil when there is none.
     func lastMember(of object: Int, named key: UnsafeRawBufferPointer) -> (ordinal: Int, value: Int)? {
         // Every field a host reads is a walk over its offer's keys: lengths first, bytes only when they match.
-        guard key.count < Int(UInt32.max) else { return nil }
+        guard key.count < Int(UInt32.max), entries[object].kind == .object else { return nil }
         let length = UInt32(key.count)
-        return entries.withUnsafeBufferPointer { entries in
-            guard entries[object].kind == .object else { return nil }
-            var found: (ordinal: Int, value: Int)?
-            var ordinal = 0, position = object + 1
-            let end = Int(entries[object].next)
-            while position < end {
-                let entry = entries[position]
-                if entry.escaped || entry.length == length, stringEquals(position, key) { found = (ordinal, position + 1) }
-                ordinal += 1
-                position = Int(entries[position + 1].next)
+        var foundOrdinal = -1, foundValue = -1
+        entries.withUnsafeBufferPointer { entries in
+            bytes.withUnsafeBytes { text in
+                var ordinal = 0, position = object + 1
+                let end = Int(entries[object].next)
+                while position < end {
+                    let entry = entries[position]
+                    if entry.length == length, !entry.escaped,
+                       length == 0 || memcmp(text.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0 {
+                        foundOrdinal = ordinal
+                        foundValue = position + 1
+                    } else if entry.escaped, stringEquals(position, key) {
+                        foundOrdinal = ordinal
+                        foundValue = position + 1
+                    }
+                    ordinal += 1
+                    position = Int(entries[position + 1].next)
+                }
             }
-            return found
         }
+        return foundValue < 0 ? nil : (foundOrdinal, foundValue)
     }
 
     func lastMember(of object: Int, named key: StaticString) -> (ordinal: Int, value: Int)? {

@@ -65,29 +65,8 @@ public struct JSONObject: Sendable, Equatable {
         return value
     }
 
-    /// Follows a dotted path through nested objects ("offerText.buttonYes.color").
-    public func value(atPath components: some Collection<Substring>) -> JSONValue? {
-        guard let first = components.first, let value = present(String(first)) else { return nil }
-        let rest = components.dropFirst()
-        if rest.isEmpty { return value }
-        return value.objectValue?.value(atPath: rest)
-    }
-
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    }
-}
-
-/// The text a value was parsed from, shared by everything decoded from it, so an object can hand out its own
-/// bytes (`JSONObject.sourceRange`) instead of writing itself out again.
-public final class JSONSource: Sendable {
-    public let bytes: [UInt8]
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    /// The bytes of `object` as received, when it was parsed from this source and its range fits.
-    func text(of object: JSONObject) -> ArraySlice<UInt8>? {
-        guard let range = object.sourceRange, range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
-        return bytes[range]
     }
 }

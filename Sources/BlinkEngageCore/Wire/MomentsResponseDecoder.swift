@@ -39,7 +39,12 @@ public enum MomentsResponseDecoder {
             for element in elements {
                 guard tape.isObject(element) else { throw .moments(.decoding, "an offer is not an object") }
                 do {
-                    if let offer = try OfferDecoder.decode(tape, at: element, texts: texts, log: log) { offers.append(offer) } else { log("skipped an offer without an id") }
+                    if let offer = try OfferDecoder.decode(tape, at: element, texts: texts) {
+                        OfferDecoder.refusals(of: offer).map(log)
+                        offers.append(offer)
+                    } else {
+                        log("skipped an offer without an id")
+                    }
                 } catch {
                     throw .moments(.decoding, error.reason)
                 }

@@ -7,27 +7,29 @@
 enum OfferDecoder {
     struct ShapeError: Error { let reason: String }
 
-    /// The decoded offer, or nil when it has no usable `id` (the caller skips and logs it).
-    static func decode(_ tape: JSONTape, at object: Int, texts: AnswerTexts, placement: FeedPlacement? = nil,
-                       log: (String) -> Void = { _ in }) throws(ShapeError) -> Offer? {
+    /// The decoded offer, or nil when it has no usable `id` (the caller skips and logs it). Takes no logger (the
+    /// caller logs `refusals(of:)`): with a closure, the optimiser would copy this function once per caller.
+    static func decode(_ tape: JSONTape, at object: Int, texts: AnswerTexts, placement: FeedPlacement? = nil) throws(ShapeError) -> Offer? {
         guard let id = idText(tape, tape.present(object, "id")) else { return nil }
         if let beacons = tape.present(object, "beacons"), !tape.isObject(beacons) {
             throw ShapeError(reason: "offer \(id): beacons is not an object")
         }
-        let creatives = try decodeCreatives(tape, tape.present(object, "creatives"), offerID: id)
+        let creatives = try decodeCreatives(tape, tape.present(object, "creatives"), texts: texts, offerID: id)
         var tags: [String] = []
         if let value = tape.present(object, "tags") {
             guard tape.isArray(value) else { throw ShapeError(reason: "offer \(id): tags is not an array") }
             tags = tape.elements(of: value).filter(tape.isString).compactMap(tape.text)
         }
-        let primary = creatives.first(where: { $0.isPrimary })?.url
-        let image = nonEmptyText(tape, tape.present(object, "image")) ?? nonEmptyText(tape, tape.present(object, "creative_url"))
-        let offer = Offer(id: id, tape: tape, position: object, texts: texts, creatives: creatives, tags: tags,
-                          mainImageURL: primary ?? image, placement: placement)
-        if !offer.refusedURLKeys.isEmpty {
-            log("offer \(SafeText.clean(id)): \(offer.refusedURLKeys.joined(separator: ", ")) not an http(s) URL; treated as absent")
-        }
-        return offer
+        let primary = creatives.first(where: { $0.isPrimary })?.urlPosition
+        let image = nonEmpty(tape, tape.present(object, "image")) ?? nonEmpty(tape, tape.present(object, "creative_url"))
+        return Offer(id: id, tape: tape, position: object, texts: texts, creatives: creatives, tags: tags,
+                     mainImage: primary ?? image, placement: placement)
+    }
+
+    /// The log line for an offer's URL fields that read as absent, if any.
+    static func refusals(of offer: Offer) -> String? {
+        guard !offer.refusedURLKeys.isEmpty else { return nil }
+        return "offer \(SafeText.clean(offer.id)): \(offer.refusedURLKeys.joined(separator: ", ")) not an http(s) URL; treated as absent"
     }
 
     /// An integer id as its decimal text; a string of digits is accepted too.
@@ -49,22 +51,19 @@ enum OfferDecoder {
         }
     }
 
-    private static func nonEmptyText(_ tape: JSONTape, _ position: Int?) -> String? {
-        guard let position, tape.isScalar(position), let text = tape.text(position), !text.isEmpty else { return nil }
-        return text
+    /// A scalar with non-empty text, or nil.
+    static func nonEmpty(_ tape: JSONTape, _ position: Int?) -> Int? {
+        guard let position, tape.isScalar(position), !tape.isEmptyString(position) else { return nil }
+        return position
     }
 
-    private static func decodeCreatives(_ tape: JSONTape, _ position: Int?, offerID: String) throws(ShapeError) -> [Creative] {
+    private static func decodeCreatives(_ tape: JSONTape, _ position: Int?, texts: AnswerTexts, offerID: String) throws(ShapeError) -> [Creative] {
         guard let position else { return [] }
         guard tape.isArray(position) else { throw ShapeError(reason: "offer \(offerID): creatives is not an array") }
         var creatives: [Creative] = []
         for element in tape.elements(of: position) {
             guard tape.isObject(element) else { throw ShapeError(reason: "offer \(offerID): a creative is not an object") }
-            func text(_ key: StaticString) -> String? { nonEmptyText(tape, tape.present(element, key)) }
-            creatives.append(Creative(
-                id: text("id"), url: text("url"), width: text("width"), height: text("height"), type: text("type"),
-                creativeType: text("creative_type"), isPrimary: tape.present(element, "is_primary").map(tape.isTrue) == true,
-                aspectRatio: text("aspect_ratio")))
+            creatives.append(Creative(tape: tape, at: element, texts: texts))
         }
         return creatives
     }

@@ -35,7 +35,8 @@ public enum OfferFeedDecoder {
                     guard tape.isObject(element) else { throw Failure(reason: "an offer of group \(groupID) is not an object") }
                     let placement = FeedPlacement(feedID: feedID, groupID: groupID, groupPosition: groupPosition, offerPosition: offers.count)
                     do {
-                        if let offer = try OfferDecoder.decode(tape, at: element, texts: texts, placement: placement, log: log) {
+                        if let offer = try OfferDecoder.decode(tape, at: element, texts: texts, placement: placement) {
+                            OfferDecoder.refusals(of: offer).map(log)
                             offers.append(offer)
                         } else {
                             log("skipped an offer without an id in group \(groupID)")

@@ -1,0 +1,184 @@
+@testable import BlinkEngageCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The tape reader against the tree parser: the same strictness, the same values, and offers, creatives and
+/// styles that answer as the tree-built ones answered, on every fixture and seed.
+struct JSONTapeTests {
+    /// Every JSON text the project keeps: the sandbox's answers and the fuzz seeds.
+    static let corpus: [(name: String, bytes: [UInt8])] = {
+        var texts: [(String, [UInt8])] = []
+        for name in ["moments-offers.json", "offer-feed.json"] { texts.append((name, (try? Fixtures.bytes(name)) ?? [])) }
+        for folder in ["json", "moments", "feed"] {
+            let directory = ProjectPaths.root.appendingPathComponent("fuzz/corpus/\(folder)")
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted() {
+                texts.append(("\(folder)/\(name)", Array((try? Data(contentsOf: directory.appendingPathComponent(name))) ?? Data())))
+            }
+        }
+        return texts
+    }()
+
+    func agree(_ bytes: [UInt8], _ name: String) {
+        let tree = try? JSONParser.parse(bytes)
+        let tape = try? JSONTape(parsing: bytes)
+        #expect((tree == nil) == (tape == nil), "\(name): one reader accepts what the other refuses")
+        guard let tree, let tape else { return }
+        #expect(tape.value(0) == tree, "\(name)")
+        var compact: [UInt8] = []
+        tape.write(0, to: &compact)
+        #expect(String(decoding: compact, as: UTF8.self) == tree.jsonText, "\(name)")
+    }
+
+    @Test func readsEveryFixtureAsTheTreeParserDoes() {
+        #expect(Self.corpus.count > 5)
+        for (name, bytes) in Self.corpus { agree(bytes, name) }
+    }
+
+    /// Damaged copies of every fixture (bytes flipped, cut, dropped, doubled: a fixed seed, so every run is the
+    /// same): both readers accept or refuse each alike, and read the same value.
+    @Test func agreesWithTheTreeParserOnDamagedFixtures() {
+        var random = SplitMix64(seed: 0x5EED)
+        for (name, bytes) in Self.corpus where !bytes.isEmpty {
+            for round in 0..<60 {
+                var damaged = bytes
+                let at = Int(random.next() % UInt64(damaged.count))
+                switch round % 4 {
+                case 0: damaged[at] = UInt8(truncatingIfNeeded: random.next())
+                case 1: damaged.removeSubrange(at...)
+                case 2: damaged.remove(at: at)
+                default: damaged.insert(damaged[at], at: at)
+                }
+                agree(damaged, "\(name) round \(round)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "-", "\"\\x\"", "\"\\ud800\"", "[1] 2", "{\"a\":1,}", "\"a\nb\"",
+        "{\"a\":1 \"b\":2}", "[1 2]", "{1:2}", "\"\\u12\"", "\"\\udc00\"", "nul", "[", "{\"a\":",
+    ])
+    func refusesMalformedText(_ text: String) {
+        #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: Array(text.utf8)) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
+    }
+
+    /// Invalid UTF-8 of every kind String refuses: a stray continuation, an overlong form, a surrogate, a code
+    /// point past U+10FFFF, a sequence cut short.
+    @Test(arguments: [[0x80], [0xC3, 0x28], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+                      [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE2, 0x82]] as [[UInt8]])
+    func refusesInvalidUTF8(_ sequence: [UInt8]) {
+        let text = [0x22] + sequence + [0x22]
+        #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: text) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
+        #expect(String(validating: sequence, as: UTF8.self) == nil)
+    }
+
+    @Test func boundsNestingDepth() throws {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: Array(deep.utf8)) }
+        let fine = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
+        _ = try JSONTape(parsing: Array(fine.utf8))
+    }
+
+    /// The scan looks at eight bytes at a time and jumps to the first that needs a look: a special byte at any
+    /// position of a word, or in the tail, is still seen.
+    @Test(arguments: 0..<19)
+    func everyPositionInAStringIsLookedAt(position: Int) throws {
+        func text(_ special: String) -> String {
+            String(repeating: "a", count: position) + special + String(repeating: "b", count: 18 - position)
+        }
+        for special in ["é", "\\n", "\\\"", "😀", "\\u00e9\\ud83d\\ude00"] { agree(Array("[\"\(text(special))\"]".utf8), special) }
+        #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: Array("[\"\(text("\""))\"]".utf8)) }
+        #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: Array("[\"\(text("\u{01}"))\"]".utf8)) }
+        #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: [UInt8]("[\"\(text(""))".utf8) + [0xC3, 0x28, 0x22, 0x5D]) }
+    }
+
+    @Test func lastDuplicateKeyWinsAndNullIsAbsent() throws {
+        let tape = try JSONTape(parsing: Array(#"{"a": 1, "a": 2, "n": null, "\u0061": 3}"#.utf8))
+        #expect(tape.present(0, "a").flatMap(tape.text) == "3")  // an escaped key is the same key
+        #expect(tape.present(0, "n") == nil)
+        #expect(tape.lastMember(of: 0, named: "n") != nil)
+    }
+
+    // MARK: Offers and styles, held to the tree-built answers
+
+    /// What a top-level field answered when offers were built from the tree: the last occurrence, a non-empty
+    /// scalar, URL fields only as absolute http(s), "title" and "image" falling back to their legacy names.
+    static func treeField(_ object: JSONObject, _ key: String) -> String? {
+        func own(_ key: String) -> String? {
+            guard let value = object[key], value.isScalar, let text = value.scalarText, !text.isEmpty else { return nil }
+            if Array(key.utf8).withUnsafeBytes({ Offer.isURLKey($0) }), !ServiceURL.isAbsoluteHTTP(text) { return nil }
+            return text
+        }
+        return own(key) ?? ["title": "name", "image": "creative_url"][key].flatMap(own)
+    }
+
+    static func offers(_ fixture: String) throws -> (offers: [Offer], styles: Styles?) {
+        let body = try Fixtures.bytes(fixture)
+        if fixture.hasPrefix("moments") {
+            let response = try MomentsResponseDecoder.decodeBody(body)
+            return (response.offers, response.styles)
+        }
+        guard case .feed(let feed) = try OfferFeedDecoder.decode(body) else { return ([], nil) }
+        return (feed.groups.flatMap(\.offers), nil)
+    }
+
+    @Test(arguments: ["moments-offers.json", "offer-feed.json"])
+    func offersAnswerAsTheTreeBuiltOnesDid(fixture: String) throws {
+        let (offers, _) = try Self.offers(fixture)
+        #expect(!offers.isEmpty)
+        for offer in offers {
+            let object = try #require(offer.tape.value(offer.position).objectValue)
+            for key in object.members.map(\.key) + ["title", "image", "absent", ""] {
+                #expect(offer.field(key) == Self.treeField(object, key), "offer \(offer.id) \(key)")
+            }
+            var creatives: [JSONValue] = []
+            if case .array(let list)? = object.present("creatives") { creatives = list }
+            #expect(offer.creatives.count == creatives.count)
+            for (creative, value) in zip(offer.creatives, creatives) {
+                let tree = try #require(value.objectValue)
+                func text(_ key: String) -> String? { tree.present(key).flatMap { $0.isScalar ? $0.scalarText : nil }.flatMap { $0.isEmpty ? nil : $0 } }
+                #expect(creative.url == text("url").flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil })
+                #expect([creative.id, creative.width, creative.height, creative.type, creative.creativeType, creative.aspectRatio]
+                    == [text("id"), text("width"), text("height"), text("type"), text("creative_type"), text("aspect_ratio")])
+                #expect(creative.isPrimary == (tree.present("is_primary") == .bool(true)))
+            }
+        }
+    }
+
+    /// Every path through the styles object answers what the tree answered: scalars as text, objects and arrays
+    /// as compact JSON, null and "" as nothing.
+    @Test func stylesAnswerEveryPathAsTheTreeDid() throws {
+        let body = try Fixtures.bytes("moments-offers.json")
+        let styles = try #require(try MomentsResponseDecoder.decodeBody(body).styles)
+        let tree = try #require(try JSONParser.parse(body).objectValue?.present("data")?.objectValue?.present("styles")?.objectValue)
+        var checked = 0
+        func walk(_ object: JSONObject, _ prefix: String) {
+            for member in object.members {
+                let key = member.key, value: JSONValue = member.value
+                let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+                let expected = object.present(key)?.scalarText.flatMap { $0.isEmpty ? nil : $0 }
+                #expect(styles.string(atPath: path) == expected, "\(path)")
+                checked += 1
+                if let inner = value.objectValue { walk(inner, path) }
+            }
+        }
+        walk(tree, "")
+        #expect(checked > 20)
+        #expect(styles.string(atPath: "popup..x") == nil && styles.string(atPath: "") == nil)
+    }
+}
+
+/// A small seeded generator (SplitMix64), so damaged fixtures are the same on every run.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
