@@ -121,18 +121,25 @@ final class EasyHandle {
             exceededLimit = true
             return 0
         }
-        body.append(contentsOf: bytes)
+        // Typed, so the append is one copy (a raw buffer would be appended byte by byte).
+        body.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
         return bytes.count
     }
 
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        let line = bytes.assumingMemoryBound(to: UInt8.self)
+        if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             responseHeaders = [:]  // a new answer (after a redirect or 100-continue) starts a new header set
             return
         }
         guard let field = HTTPResponse.headerField(line) else { return }
         responseHeaders[field.name] = field.value
+        // The announced length (never more than the limit) as the body's first capacity: one allocation, no
+        // regrowth copies. A server that lies costs at most the limit, which a true body could cost anyway.
+        if field.name == "content-length", let length = Int(field.value), length > 0, body.isEmpty {
+            body.reserveCapacity(min(length, request.maximumBodyBytes))
+        }
     }
 
     /// The outcome once libcurl reports the transfer done with `code`.

@@ -56,8 +56,28 @@ public struct HTTPResponse: Sendable, Equatable {
     /// One "Name: value" header line as (lower-cased name, trimmed value); nil for a line without a colon
     /// (a status line, the blank end of the headers). The one reading of header lines, libcurl's or a host's.
     static func headerField(_ line: String) -> (name: String, value: String)? {
-        guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        return (String(Substring(line.utf8[..<colon])).trimmed.asciiLowercased, String(Substring(line.utf8[line.utf8.index(after: colon)...])).trimmed)
+        var line = line
+        return line.withUTF8 { headerField($0) }
+    }
+
+    /// `headerField` of the bytes libcurl hands over, read as bytes: no String is made but the two kept.
+    static func headerField(_ line: UnsafeBufferPointer<UInt8>) -> (name: String, value: String)? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        func trimmed(_ range: Range<Int>) -> Range<Int> {
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper, isSpace(line[lower]) { lower += 1 }
+            while upper > lower, isSpace(line[upper - 1]) { upper -= 1 }
+            return lower..<upper
+        }
+        let name = trimmed(0..<colon), value = trimmed(colon + 1..<line.count)
+        let lowerName = String(unsafeUninitializedCapacity: name.count) { output in
+            for (offset, byte) in line[name].enumerated() {
+                output[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
+            }
+            return name.count
+        }
+        return (lowerName, String(decoding: UnsafeBufferPointer(rebasing: line[value]), as: UTF8.self))
     }
 }
 
