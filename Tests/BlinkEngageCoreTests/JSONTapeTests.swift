@@ -94,6 +94,30 @@ struct JSONTapeTests {
         #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: [UInt8]("[\"\(text(""))".utf8) + [0xC3, 0x28, 0x22, 0x5D]) }
     }
 
+    /// Every documented key is recognised by its wire name, and nothing else is: a near miss of each (one letter
+    /// off, one short) is not a key.
+    @Test func documentedOfferKeysRoundTrip() {
+        #expect(OfferKey.allCases.count == OfferKey.count)
+        for key in OfferKey.allCases {
+            let name = key.wireName.description
+            #expect(Array(name.utf8).withUnsafeBytes { OfferKey($0) } == key, "\(name)")
+            #expect(Array((name + "x").utf8).withUnsafeBytes { OfferKey($0) } == nil)
+            #expect(Array(name.dropLast().utf8).withUnsafeBytes { OfferKey($0) } == nil)
+            #expect(Array(("_" + name.dropFirst()).utf8).withUnsafeBytes { OfferKey($0) } == nil)
+        }
+        #expect(OfferKey.allCases.filter(\.isURL).count == 9)
+    }
+
+    /// A repeated documented key, an escaped one, and an unknown one: the last occurrence answers.
+    @Test func repeatedAndEscapedKeysAnswerTheirLastOccurrence() throws {
+        let body = #"{"data": {"offers": [{"id": 1, "title": "first", "t\u0069tle": "second", "x": "1", "x": "2", "cta_yes": "", "click_url": "javascript:x"}]}}"#
+        let offer = try #require(try MomentsResponseDecoder.decodeBody(Array(body.utf8)).offers.first)
+        #expect(offer.title == "second")
+        #expect(offer.field("x") == "2")
+        #expect(offer.field("cta_yes") == nil)
+        #expect(offer.clickURL == nil && offer.refusedURLKeys == ["click_url"])
+    }
+
     @Test func lastDuplicateKeyWinsAndNullIsAbsent() throws {
         let tape = try JSONTape(parsing: Array(#"{"a": 1, "a": 2, "n": null, "\u0061": 3}"#.utf8))
         #expect(tape.present(0, "a").flatMap(tape.text) == "3")  // an escaped key is the same key
@@ -108,7 +132,7 @@ struct JSONTapeTests {
     static func treeField(_ object: JSONObject, _ key: String) -> String? {
         func own(_ key: String) -> String? {
             guard let value = object[key], value.isScalar, let text = value.scalarText, !text.isEmpty else { return nil }
-            if Array(key.utf8).withUnsafeBytes({ Offer.isURLKey($0) }), !ServiceURL.isAbsoluteHTTP(text) { return nil }
+            if Array(key.utf8).withUnsafeBytes({ OfferKey($0)?.isURL == true }), !ServiceURL.isAbsoluteHTTP(text) { return nil }
             return text
         }
         return own(key) ?? ["title": "name", "image": "creative_url"][key].flatMap(own)

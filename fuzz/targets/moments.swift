@@ -10,7 +10,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .success(let response):
         for offer in response.offers {
             offer.tape.forEachMember(of: offer.position) { key, _ in
-                guard offer.tape.withText(key, Offer.isURLKey), let name = offer.tape.text(key) else { return }
+                guard offer.tape.withText(key, { OfferKey($0)?.isURL == true }), let name = offer.tape.text(key) else { return }
                 if let url = offer.field(name) { precondition(ServiceURL.isAbsoluteHTTP(url)) }
             }
             if let url = offer.mainImageURL { precondition(ServiceURL.isAbsoluteHTTP(url)) }

@@ -6,47 +6,74 @@ import Musl
 
 /// The C strings handed to the host from one decoded answer: a slot per tape position, each filled the first
 /// time a host asks for that value (most values are never asked for) and kept at a stable address until the
-/// answer's last owner goes. One per answer, shared by its offers and styles: one lock and one allocation
-/// instead of a string object per field. A position is always made the same way by the one owner that reads it.
-// Safe: `slots` is read and written only under `mutex`; a filled slot is never changed until deinit frees it.
+/// answer's last owner goes. One per answer, shared by its offers and styles: one lock, and the texts copied
+/// into a few large blocks instead of an allocation each.
+// Safe: `slots` and the blocks are read and written only under `mutex`; a filled slot and the bytes it points to
+// never change until deinit frees them.
 public final class AnswerTexts: @unchecked Sendable {
+    public let tape: JSONTape
     private let mutex = PthreadMutex()
-    private let count: Int
     /// Allocated on the first request.
-    private var slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    private var slots: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+    /// Blocks the texts are copied into, and the free room at the end of the newest.
+    private var blocks: [UnsafeMutableRawPointer] = []
+    private var next: UnsafeMutableRawPointer?
+    private var room = 0
+    private static let blockBytes = 16 * 1024
 
-    init(count: Int) { self.count = count }
+    init(tape: JSONTape) { self.tape = tape }
 
     deinit {
-        guard let slots else { return }
-        for slot in 0..<count { free(slots[slot]) }
-        slots.deallocate()
+        slots?.deallocate()
+        for block in blocks { free(block) }
     }
 
-    /// The text at `position`, made by `make` (a `malloc`ed C string, NULL-terminated) on the first request.
-    func text(at position: Int, make: () -> UnsafeMutablePointer<CChar>) -> UnsafePointer<CChar>? {
-        guard position >= 0, position < count else { return nil }
+    /// The host-facing text of the value at `position` (see `JSONTape.withText`), NUL-terminated.
+    func text(at position: Int) -> UnsafePointer<CChar>? {
+        made(at: position) { tape.withText(position, $0) }
+    }
+
+    /// The bytes of the value at `position` as received (an offer's own JSON), NUL-terminated.
+    func source(at position: Int) -> UnsafePointer<CChar>? {
+        made(at: position) { copy in tape.sourceBytes(position).withUnsafeBytes(copy) }
+    }
+
+    /// The slot at `position`, filled on the first request with the bytes `produce` passes to its argument. A
+    /// position is always asked for the same way (one owner reads it), so the first answer is the answer.
+    private func made(at position: Int, _ produce: ((UnsafeRawBufferPointer) -> UnsafePointer<CChar>) -> UnsafePointer<CChar>)
+        -> UnsafePointer<CChar>? {
+        guard position >= 0, position < tape.count else { return nil }
         mutex.lock()
         defer { mutex.unlock() }
-        let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+        let table: UnsafeMutablePointer<UnsafePointer<CChar>?>
         if let slots {
             table = slots
         } else {
-            table = .allocate(capacity: count)
-            table.initialize(repeating: nil, count: count)
+            table = .allocate(capacity: tape.count)
+            table.initialize(repeating: nil, count: tape.count)
             slots = table
         }
-        if let made = table[position] { return UnsafePointer(made) }
-        let made = make()
+        if let made = table[position] { return made }
+        let made = produce(keep)
         table[position] = made
-        return UnsafePointer(made)
+        return made
     }
 
-    /// A `malloc`ed, NUL-terminated copy of `bytes`.
-    static func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutablePointer<CChar> {
-        let storage = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+    /// A NUL-terminated copy of `bytes` in the newest block, or a block of its own when larger than one.
+    private func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafePointer<CChar> {
+        let needed = bytes.count + 1
+        if needed > room {
+            let size = max(needed, Self.blockBytes)
+            let block = malloc(size)!
+            blocks.append(block)
+            next = block
+            room = size
+        }
+        let storage = next!
         if let base = bytes.baseAddress { memcpy(storage, base, bytes.count) }
-        storage[bytes.count] = 0
-        return storage
+        storage.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+        next = storage + needed
+        room -= needed
+        return UnsafePointer(storage.assumingMemoryBound(to: CChar.self))
     }
 }

@@ -43,7 +43,7 @@ public final class Creative: Sendable, Equatable {
 
     private func cText(_ position: Int?) -> UnsafePointer<CChar>? {
         guard let position else { return nil }
-        return texts.text(at: position) { tape.withText(position, AnswerTexts.copy) }
+        return texts.text(at: position)
     }
 
     static func pixels(_ text: String?) -> UInt32 {

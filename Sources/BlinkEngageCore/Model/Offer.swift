@@ -10,6 +10,8 @@ public final class Offer: Sendable {
     public let tape: JSONTape
     public let position: Int
     private let texts: AnswerTexts
+    /// Where each documented key's value sits.
+    private let members: OfferMembers
     public let creatives: [Creative]
     public let tags: [String]
     /// The main image: the creative marked primary, else `image` (legacy `creative_url`); only an absolute
@@ -20,69 +22,46 @@ public final class Offer: Sendable {
     /// Where the offer sits in the feed that handed it out; nil for a Moments offer.
     public let placement: FeedPlacement?
     public let idText: StableCString
-    public var mainImageText: UnsafePointer<CChar>? {
-        guard let mainImage else { return nil }
-        return texts.text(at: mainImage) { tape.withText(mainImage, AnswerTexts.copy) }
-    }
+    public var mainImageText: UnsafePointer<CChar>? { mainImage.flatMap(texts.text) }
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
-    /// The ordinals (among the object's members) of those refused fields.
-    private let refusedOrdinals: [Int]
+    /// The same fields as a set of `OfferKey` raw values.
+    private let refused: UInt32
 
-    init(id: String, tape: JSONTape, position: Int, texts: AnswerTexts, creatives: [Creative], tags: [String],
-         mainImage: Int?, placement: FeedPlacement?) {
+    init(id: String, tape: JSONTape, position: Int, texts: AnswerTexts, members: OfferMembers, creatives: [Creative],
+         tags: [String], mainImage: Int?, placement: FeedPlacement?) {
         self.id = id
         self.tape = tape
         self.position = position
         self.texts = texts
+        self.members = members
         self.placement = placement
         self.creatives = creatives
         self.tags = tags
-        var refused: [String] = [], refusedOrdinals: [Int] = []
+        var refusedKeys: [String] = [], refused: UInt32 = 0
         let isHTTP = mainImage.map { tape.withText($0) { ServiceURL.isAbsoluteHTTP($0) } }
         self.mainImage = isHTTP == true ? mainImage : nil
-        if isHTTP == false { refused.append("main image") }
-        var ordinal = 0
-        tape.forEachMember(of: position) { key, value in
-            defer { ordinal += 1 }
-            guard tape.isScalar(value), tape.withText(key, Offer.isURLKey) else { return }
-            let acceptable = tape.withText(value) { $0.isEmpty || ServiceURL.isAbsoluteHTTP(UnsafeRawBufferPointer($0)) }
-            if !acceptable {
-                refused.append(tape.text(key) ?? "")
-                refusedOrdinals.append(ordinal)
-            }
+        if isHTTP == false { refusedKeys.append("main image") }
+        for key in OfferKey.allCases where key.isURL {
+            guard let value = members[key], tape.isScalar(value),
+                  !tape.withText(value, { $0.isEmpty || ServiceURL.isAbsoluteHTTP($0) }) else { continue }
+            refusedKeys.append(key.wireName.description)
+            refused |= 1 << UInt32(key.rawValue)
         }
-        refusedURLKeys = refused
-        self.refusedOrdinals = refusedOrdinals
+        refusedURLKeys = refusedKeys
+        self.refused = refused
         idText = StableCString(id)
-    }
-
-    /// Top-level keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are
-    /// handed out; anything else (`javascript:`, `file:`, `intent:` ...) reads as absent. A switch, not a set:
-    /// every member of every offer is looked up, and comparing costs less than hashing.
-    static func isURLKey(_ key: UnsafeRawBufferPointer) -> Bool {
-        func equals(_ name: StaticString) -> Bool { JSONTape.equal(key, name) }
-        switch key.count {
-        case 5: return equals("image") || equals("pixel")
-        case 9: return equals("click_url")
-        case 11: return equals("qr_code_img")
-        case 12: return equals("creative_url")
-        case 13: return equals("offerwall_url") || equals("adv_pixel_url")
-        case 14: return equals("useraction_url")
-        case 18: return equals("save_for_later_url")
-        default: return false
-        }
     }
 
     /// A top-level scalar by wire name (UTF-8) as a C string that lives as long as the offer; nil when absent,
     /// null, empty or not a scalar, or a URL field that is not an absolute http(s) URL. A repeated key resolves
     /// to its last occurrence; "title" and "image" fall back to the legacy "name" and "creative_url".
     public func fieldText(_ key: UnsafeRawBufferPointer) -> UnsafePointer<CChar>? {
-        if let text = memberText(key) { return text }
-        func named(_ name: StaticString) -> Bool { JSONTape.equal(key, name) }
-        if named("title") { return ("name" as StaticString).withUTF8Buffer { memberText(UnsafeRawBufferPointer($0)) } }
-        if named("image") { return ("creative_url" as StaticString).withUTF8Buffer { memberText(UnsafeRawBufferPointer($0)) } }
-        return nil
+        guard let known = OfferKey(key) else {
+            // Not a documented key: never a URL field, found by a walk over the keys.
+            return tape.lastMember(of: position, named: key).flatMap { text($0.value) }
+        }
+        return fieldText(known)
     }
 
     public func fieldText(_ key: String) -> UnsafePointer<CChar>? {
@@ -90,10 +69,19 @@ public final class Offer: Sendable {
         return key.withUTF8 { fieldText(UnsafeRawBufferPointer($0)) }
     }
 
-    private func memberText(_ key: UnsafeRawBufferPointer) -> UnsafePointer<CChar>? {
-        guard let (ordinal, value) = tape.lastMember(of: position, named: key), tape.isScalar(value),
-              !tape.isEmptyString(value), !refusedOrdinals.contains(ordinal) else { return nil }
-        return texts.text(at: value) { tape.withText(value, AnswerTexts.copy) }
+    func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? {
+        if let text = members[key].flatMap({ refused & 1 << UInt32(key.rawValue) == 0 ? text($0) : nil }) { return text }
+        switch key {
+        case .title: return fieldText(.name)
+        case .image: return fieldText(.creativeURL)
+        default: return nil
+        }
+    }
+
+    /// The host text of a scalar member, nil for null, "", objects and arrays.
+    private func text(_ value: Int) -> UnsafePointer<CChar>? {
+        guard tape.isScalar(value), !tape.isEmptyString(value) else { return nil }
+        return texts.text(at: value)
     }
 
     /// A top-level scalar by wire name, nil when absent, null, empty or not a scalar.
@@ -101,19 +89,19 @@ public final class Offer: Sendable {
 
     /// The offer as JSON text: its own bytes from the answer (member order, spacing and number spelling as
     /// received), copied the first time a host asks (most never do) and kept as long as the offer.
-    public var jsonText: UnsafePointer<CChar> {
-        texts.text(at: position) { tape.sourceBytes(position).withUnsafeBytes(AnswerTexts.copy) }!
-    }
+    public var jsonText: UnsafePointer<CChar> { texts.source(at: position)! }
 
-    public var title: String? { field("title") }
-    public var clickURL: String? { field("click_url") }
-    public var pixelURL: String? { field("pixel") }
-    public var advertiserPixelURL: String? { field("adv_pixel_url") }
+    public var title: String? { field(.title) }
+    public var clickURL: String? { field(.clickURL) }
+    public var pixelURL: String? { field(.pixel) }
+    public var advertiserPixelURL: String? { field(.advertiserPixelURL) }
     public var closeBeaconURL: String? { beacon("close") }
     public var noThanksBeaconURL: String? { beacon("no_thanks_click") }
 
+    private func field(_ key: OfferKey) -> String? { fieldText(key).map { String(cString: $0) } }
+
     private func beacon(_ key: StaticString) -> String? {
-        guard let beacons = tape.present(position, "beacons"), let value = tape.present(beacons, key), tape.isString(value),
+        guard let beacons = members[.beacons], let value = tape.present(beacons, key), tape.isString(value),
               let text = tape.text(value), ServiceURL.isAbsoluteHTTP(text) else { return nil }
         return text
     }

@@ -32,7 +32,7 @@ public final class Styles: Sendable {
     /// and arrays as compact JSON); nil when absent, null or empty. Lives as long as the answer.
     public func text(atPath path: String) -> UnsafePointer<CChar>? {
         guard let value = position(atPath: path), !tape.isEmptyString(value) else { return nil }
-        return texts.text(at: value) { tape.withText(value, AnswerTexts.copy) }
+        return texts.text(at: value)
     }
 
     /// `text(atPath:)` as a String.

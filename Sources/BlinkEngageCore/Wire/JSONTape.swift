@@ -11,9 +11,14 @@ import Musl
 ///
 /// Positions (`Int`) name entries; 0 is the root. Objects and arrays know where they end, so a lookup steps over
 /// a member it does not want without reading it.
-public final class JSONTape: Sendable {
+// Safe: the entries are written only while `init` parses and freed in deinit; everything else only reads them.
+public final class JSONTape: @unchecked Sendable {
     public let bytes: [UInt8]
-    private let entries: [Entry]
+    /// The entries, owned: a lookup walks them with plain loads, no array between (positions only ever come from
+    /// this tape, so they are always in bounds).
+    private let entries: UnsafeMutablePointer<Entry>
+    /// How many entries the tape holds: positions run from 0 to `count - 1`.
+    public let count: Int
 
     struct Entry: Sendable {
         enum Kind: UInt8, Sendable { case object, array, string, number, `true`, `false`, null }
@@ -33,26 +38,32 @@ public final class JSONTape: Sendable {
         guard bytes.count < Int(UInt32.max) else {
             throw JSONParser.Failure(offset: 0, reason: "a text of \(bytes.count) bytes is larger than 4 GiB")
         }
-        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<[Entry], JSONParser.Failure> in
-            var builder = Builder(lexer: JSONLexer(buffer), entries: [])
+        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<EntryBuffer, JSONParser.Failure> in
             // Roughly one entry per 16 bytes of offer JSON: one allocation for most answers.
-            builder.entries.reserveCapacity(bytes.count / 16 + 4)
+            var builder = Builder(lexer: JSONLexer(buffer), entries: EntryBuffer(capacity: bytes.count / 16 + 4))
             return Result { () throws(JSONParser.Failure) in
-                builder.lexer.skipWhitespace()
-                try builder.value(depth: 0)
-                builder.lexer.skipWhitespace()
-                guard builder.lexer.atEnd else { throw builder.lexer.failure("unexpected data after the value") }
+                do throws(JSONParser.Failure) {
+                    builder.lexer.skipWhitespace()
+                    try builder.value(depth: 0)
+                    builder.lexer.skipWhitespace()
+                    guard builder.lexer.atEnd else { throw builder.lexer.failure("unexpected data after the value") }
+                } catch {
+                    builder.entries.release()
+                    throw error
+                }
                 return builder.entries
             }
         }
+        let built = try parsed.get()
         self.bytes = bytes
-        entries = try parsed.get()
+        entries = built.base
+        count = built.count
     }
+
+    deinit { EntryBuffer(base: entries).release() }
 
     // MARK: Reading
 
-    /// How many entries the tape holds: positions run from 0 to `count - 1`.
-    public var count: Int { entries.count }
 
     public enum Kind: Sendable { case object, array, string, number, bool, null }
 
@@ -111,23 +122,21 @@ public final class JSONTape: Sendable {
         guard key.count < Int(UInt32.max), entries[object].kind == .object else { return nil }
         let length = UInt32(key.count)
         var foundOrdinal = -1, foundValue = -1
-        entries.withUnsafeBufferPointer { entries in
-            bytes.withUnsafeBytes { text in
-                var ordinal = 0, position = object + 1
-                let end = Int(entries[object].next)
-                while position < end {
-                    let entry = entries[position]
-                    if entry.length == length, !entry.escaped,
-                       length == 0 || memcmp(text.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0 {
-                        foundOrdinal = ordinal
-                        foundValue = position + 1
-                    } else if entry.escaped, stringEquals(position, key) {
-                        foundOrdinal = ordinal
-                        foundValue = position + 1
-                    }
-                    ordinal += 1
-                    position = Int(entries[position + 1].next)
+        bytes.withUnsafeBytes { text in
+            var ordinal = 0, position = object + 1
+            let end = Int(entries[object].next)
+            while position < end {
+                let entry = entries[position]
+                if entry.length == length, !entry.escaped,
+                   length == 0 || memcmp(text.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0 {
+                    foundOrdinal = ordinal
+                    foundValue = position + 1
+                } else if entry.escaped, stringEquals(position, key) {
+                    foundOrdinal = ordinal
+                    foundValue = position + 1
                 }
+                ordinal += 1
+                position = Int(entries[position + 1].next)
             }
         }
         return foundValue < 0 ? nil : (foundOrdinal, foundValue)
@@ -262,7 +271,7 @@ public final class JSONTape: Sendable {
     /// is read.
     private struct Builder {
         var lexer: JSONLexer
-        var entries: [Entry]
+        var entries: EntryBuffer
 
         mutating func value(depth: Int) throws(JSONParser.Failure) {
             guard depth < JSONParser.maximumDepth else { throw lexer.failure("nested deeper than \(JSONParser.maximumDepth)") }
@@ -313,8 +322,38 @@ public final class JSONTape: Sendable {
                 }
             }
             lexer.index += 1
-            entries[slot].length = UInt32(lexer.index - start)
-            entries[slot].next = UInt32(entries.count)
+            entries.base[slot].length = UInt32(lexer.index - start)
+            entries.base[slot].next = UInt32(entries.count)
         }
+    }
+
+    /// A growable run of entries the builder appends to and the tape then owns (Entry is plain data: moved with
+    /// `realloc`, never initialised twice).
+    struct EntryBuffer {
+        private(set) var base: UnsafeMutablePointer<Entry>
+        private(set) var count = 0
+        private var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = max(capacity, 4)
+            base = malloc(self.capacity * MemoryLayout<Entry>.stride)!.bindMemory(to: Entry.self, capacity: self.capacity)
+        }
+
+        init(base: UnsafeMutablePointer<Entry>) {
+            self.base = base
+            capacity = 0
+        }
+
+        @inline(__always)
+        mutating func append(_ entry: Entry) {
+            if count == capacity {
+                capacity *= 2
+                base = realloc(base, capacity * MemoryLayout<Entry>.stride)!.bindMemory(to: Entry.self, capacity: capacity)
+            }
+            (base + count).initialize(to: entry)
+            count += 1
+        }
+
+        func release() { free(base) }
     }
 }

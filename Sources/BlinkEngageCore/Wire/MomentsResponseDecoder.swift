@@ -30,7 +30,7 @@ public enum MomentsResponseDecoder {
         let styles = tape.present(data, "styles"), legacySettings = tape.present(data, "settings")
         if let styles, !tape.isObject(styles) { throw .moments(.decoding, "\"styles\" is not an object") }
         if let legacySettings, !tape.isObject(legacySettings) { throw .moments(.decoding, "\"settings\" is not an object") }
-        let texts = AnswerTexts(count: tape.count)
+        let texts = AnswerTexts(tape: tape)
         var offers: [Offer] = []
         if let list = tape.present(data, "offers") {
             guard tape.isArray(list) else { throw .moments(.decoding, "\"offers\" is not an array") }

@@ -10,19 +10,21 @@ enum OfferDecoder {
     /// The decoded offer, or nil when it has no usable `id` (the caller skips and logs it). Takes no logger (the
     /// caller logs `refusals(of:)`): with a closure, the optimiser would copy this function once per caller.
     static func decode(_ tape: JSONTape, at object: Int, texts: AnswerTexts, placement: FeedPlacement? = nil) throws(ShapeError) -> Offer? {
-        guard let id = idText(tape, tape.present(object, "id")) else { return nil }
-        if let beacons = tape.present(object, "beacons"), !tape.isObject(beacons) {
+        let members = OfferMembers(tape, object)
+        func present(_ key: OfferKey) -> Int? { members[key].flatMap { tape.kind($0) == .null ? nil : $0 } }
+        guard let id = idText(tape, present(.id)) else { return nil }
+        if let beacons = present(.beacons), !tape.isObject(beacons) {
             throw ShapeError(reason: "offer \(id): beacons is not an object")
         }
-        let creatives = try decodeCreatives(tape, tape.present(object, "creatives"), texts: texts, offerID: id)
+        let creatives = try decodeCreatives(tape, present(.creatives), texts: texts, offerID: id)
         var tags: [String] = []
-        if let value = tape.present(object, "tags") {
+        if let value = present(.tags) {
             guard tape.isArray(value) else { throw ShapeError(reason: "offer \(id): tags is not an array") }
             tags = tape.elements(of: value).filter(tape.isString).compactMap(tape.text)
         }
         let primary = creatives.first(where: { $0.isPrimary })?.urlPosition
-        let image = nonEmpty(tape, tape.present(object, "image")) ?? nonEmpty(tape, tape.present(object, "creative_url"))
-        return Offer(id: id, tape: tape, position: object, texts: texts, creatives: creatives, tags: tags,
+        let image = nonEmpty(tape, present(.image)) ?? nonEmpty(tape, present(.creativeURL))
+        return Offer(id: id, tape: tape, position: object, texts: texts, members: members, creatives: creatives, tags: tags,
                      mainImage: primary ?? image, placement: placement)
     }
 

@@ -22,7 +22,7 @@ public enum OfferFeedDecoder {
         }
         guard let groupList = tape.present(0, "groups"), tape.isArray(groupList) else { throw Failure(reason: "\"groups\" is not an array") }
         var groups: [OfferGroup] = []
-        let texts = AnswerTexts(count: tape.count)
+        let texts = AnswerTexts(tape: tape)
         for (groupPosition, group) in tape.elements(of: groupList).enumerated() {
             guard tape.isObject(group), let idValue = tape.present(group, "id"), tape.isScalar(idValue),
                   let groupID = tape.text(idValue), !groupID.isEmpty else {

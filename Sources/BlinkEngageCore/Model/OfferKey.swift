@@ -1,0 +1,103 @@
+/// The offer keys PROTOCOL.md documents (section 1), legacy aliases included. Each offer sorts its members into
+/// them once, when it is decoded, so a host reading a documented field finds it at once instead of walking the
+/// offer's keys; any other key is still found by a walk.
+enum OfferKey: Int, CaseIterable {
+    case id, campaignID, title, description, clickURL, image, miniText, termsAndConditions, pixel, advertiserPixelURL
+    case ctaYes, ctaNo, userActionCTA, userActionURL, beacons, creatives, shortHeadline, shortDescription
+    case advertiserName, isLoyaltyBoost, loyaltyBoostRequirements, saveForLaterURL, tags, offerDescription
+    case offerwallURL, qrCodeImage, name, creativeURL
+
+    static let count = 28
+
+    /// Keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are handed out;
+    /// anything else (`javascript:`, `file:`, `intent:` ...) reads as absent.
+    var isURL: Bool {
+        switch self {
+        case .clickURL, .userActionURL, .image, .creativeURL, .saveForLaterURL, .offerwallURL, .qrCodeImage, .pixel,
+             .advertiserPixelURL:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The key as the wire spells it.
+    var wireName: StaticString {
+        switch self {
+        case .id: return "id"
+        case .campaignID: return "campaign_id"
+        case .title: return "title"
+        case .description: return "description"
+        case .clickURL: return "click_url"
+        case .image: return "image"
+        case .miniText: return "mini_text"
+        case .termsAndConditions: return "terms_and_conditions"
+        case .pixel: return "pixel"
+        case .advertiserPixelURL: return "adv_pixel_url"
+        case .ctaYes: return "cta_yes"
+        case .ctaNo: return "cta_no"
+        case .userActionCTA: return "useraction_cta"
+        case .userActionURL: return "useraction_url"
+        case .beacons: return "beacons"
+        case .creatives: return "creatives"
+        case .shortHeadline: return "short_headline"
+        case .shortDescription: return "short_description"
+        case .advertiserName: return "advertiser_name"
+        case .isLoyaltyBoost: return "is_loyaltyboost"
+        case .loyaltyBoostRequirements: return "loyaltyboost_requirements"
+        case .saveForLaterURL: return "save_for_later_url"
+        case .tags: return "tags"
+        case .offerDescription: return "offer_description"
+        case .offerwallURL: return "offerwall_url"
+        case .qrCodeImage: return "qr_code_img"
+        case .name: return "name"
+        case .creativeURL: return "creative_url"
+        }
+    }
+
+    /// The key `bytes` spell, if documented: by length first, then at most three comparisons.
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        func spells(_ name: StaticString) -> Bool { JSONTape.equal(bytes, name) }
+        let key: OfferKey?
+        switch bytes.count {
+        case 2: key = spells("id") ? .id : nil
+        case 4: key = spells("tags") ? .tags : spells("name") ? .name : nil
+        case 5: key = spells("title") ? .title : spells("image") ? .image : spells("pixel") ? .pixel : nil
+        case 6: key = spells("cta_no") ? .ctaNo : nil
+        case 7: key = spells("cta_yes") ? .ctaYes : spells("beacons") ? .beacons : nil
+        case 9: key = spells("click_url") ? .clickURL : spells("mini_text") ? .miniText : spells("creatives") ? .creatives : nil
+        case 11: key = spells("campaign_id") ? .campaignID : spells("description") ? .description : spells("qr_code_img") ? .qrCodeImage : nil
+        case 12: key = spells("creative_url") ? .creativeURL : nil
+        case 13: key = spells("adv_pixel_url") ? .advertiserPixelURL : spells("offerwall_url") ? .offerwallURL : nil
+        case 14: key = spells("useraction_cta") ? .userActionCTA : spells("useraction_url") ? .userActionURL : spells("short_headline") ? .shortHeadline : nil
+        case 15: key = spells("advertiser_name") ? .advertiserName : spells("is_loyaltyboost") ? .isLoyaltyBoost : nil
+        case 17: key = spells("short_description") ? .shortDescription : spells("offer_description") ? .offerDescription : nil
+        case 18: key = spells("save_for_later_url") ? .saveForLaterURL : nil
+        case 20: key = spells("terms_and_conditions") ? .termsAndConditions : nil
+        case 25: key = spells("loyaltyboost_requirements") ? .loyaltyBoostRequirements : nil
+        default: key = nil
+        }
+        guard let key else { return nil }
+        self = key
+    }
+}
+
+/// Where an offer's documented members sit in its answer's tape: the value of each key's last occurrence.
+struct OfferMembers {
+    /// `UInt32.max` for an absent key (a tape's positions are below it).
+    private var positions = InlineArray<28, UInt32>(repeating: .max)
+
+    /// One walk over the offer's members.
+    init(_ tape: JSONTape, _ object: Int) {
+        tape.forEachMember(of: object) { key, value in
+            guard let known = tape.withText(key, OfferKey.init) else { return }
+            positions[known.rawValue] = UInt32(truncatingIfNeeded: value)
+        }
+    }
+
+    /// The value's position, nil when the key is absent.
+    subscript(key: OfferKey) -> Int? {
+        let position = positions[key.rawValue]
+        return position == .max ? nil : Int(position)
+    }
+}
