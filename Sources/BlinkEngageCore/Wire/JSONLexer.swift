@@ -18,6 +18,7 @@ struct JSONLexer {
 
     var atEnd: Bool { index >= bytes.count }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -28,19 +29,21 @@ struct JSONLexer {
     }
 
     /// Skips whitespace and answers the next byte, failing at the end of the text with `context`.
-    mutating func nextByte(_ context: String) throws(Failure) -> UInt8 {
+    @inline(__always)
+    mutating func nextByte(_ context: StaticString) throws(Failure) -> UInt8 {
         skipWhitespace()
-        guard index < bytes.count else { throw failure("unexpected end \(context)") }
+        guard index < bytes.count else { throw endFailure(context) }
         return bytes[index]
     }
+
+    @inline(never)
+    private func endFailure(_ context: StaticString) -> Failure { failure("unexpected end \(context)") }
 
     mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw failure("unexpected end") }
-        let matches = literal.withUTF8Buffer { expected in
-            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
-        }
-        guard matches else { throw failure("unknown literal") }
+        let expected = literal.utf8Start
+        for offset in 0..<count where bytes[index + offset] != expected[offset] { throw failure("unknown literal") }
         index += count
     }
 

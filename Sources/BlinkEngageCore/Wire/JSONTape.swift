@@ -44,7 +44,7 @@ public final class JSONTape: @unchecked Sendable {
             return Result { () throws(JSONParser.Failure) in
                 do throws(JSONParser.Failure) {
                     builder.lexer.skipWhitespace()
-                    try builder.value(depth: 0)
+                    try builder.parse()
                     builder.lexer.skipWhitespace()
                     guard builder.lexer.atEnd else { throw builder.lexer.failure("unexpected data after the value") }
                 } catch {
@@ -267,63 +267,100 @@ public final class JSONTape: @unchecked Sendable {
 
     // MARK: Parsing
 
-    /// Appends entries while the lexer reads; a container's entry is patched with its end once its last member
-    /// is read.
+    /// Appends entries while the lexer reads, in one loop over the text with the open containers on a stack (no
+    /// call per value); a container's entry is patched with its end once its last member is read.
     private struct Builder {
         var lexer: JSONLexer
         var entries: EntryBuffer
 
-        mutating func value(depth: Int) throws(JSONParser.Failure) {
-            guard depth < JSONParser.maximumDepth else { throw lexer.failure("nested deeper than \(JSONParser.maximumDepth)") }
-            guard !lexer.atEnd else { throw lexer.failure("unexpected end") }
-            let start = lexer.index
-            switch lexer.bytes[start] {
-            case UInt8(ascii: "{"): try container(closing: UInt8(ascii: "}"), depth: depth)
-            case UInt8(ascii: "["): try container(closing: UInt8(ascii: "]"), depth: depth)
-            case UInt8(ascii: "\""): try string()
-            case UInt8(ascii: "t"): try lexer.expectLiteral("true"); scalar(.true, start)
-            case UInt8(ascii: "f"): try lexer.expectLiteral("false"); scalar(.false, start)
-            case UInt8(ascii: "n"): try lexer.expectLiteral("null"); scalar(.null, start)
-            default: _ = try lexer.scanNumber(); scalar(.number, start)
+        /// What the loop expects next.
+        private enum Expecting { case value, key, afterValue }
+
+        mutating func parse() throws(JSONParser.Failure) {
+            /// The open containers' slots, innermost last; `depth` of them.
+            var open = InlineArray<128, UInt32>(repeating: 0)
+            // The parser's cap, which the stack holds (the tests keep both readers to one cap).
+            let maximumDepth = min(JSONParser.maximumDepth, open.count)
+            var depth = 0
+            var expecting = Expecting.value
+            while true {
+                switch expecting {
+                case .value:
+                    // As in JSONParser: no value at all, scalar or not, below the depth cap.
+                    guard depth < maximumDepth else { throw lexer.failure("nested deeper than \(maximumDepth)") }
+                    let start = lexer.index
+                    guard start < lexer.bytes.count else { throw lexer.failure("unexpected end") }
+                    switch lexer.bytes[start] {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        let isObject = lexer.bytes[start] == UInt8(ascii: "{")
+                        open[depth] = UInt32(entries.count)
+                        depth += 1
+                        entries.append(Entry(start: UInt32(start), length: 0, next: 0, kind: isObject ? .object : .array, escaped: false))
+                        lexer.index += 1
+                        let next = try lexer.nextByte(isObject ? "in an object" : "in an array")
+                        if next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                            close(&depth, &open)
+                            expecting = .afterValue
+                        } else {
+                            expecting = isObject ? .key : .value
+                        }
+                        continue
+                    case UInt8(ascii: "\""): try string()
+                    case UInt8(ascii: "t"): try lexer.expectLiteral("true"); scalar(.true, start)
+                    case UInt8(ascii: "f"): try lexer.expectLiteral("false"); scalar(.false, start)
+                    case UInt8(ascii: "n"): try lexer.expectLiteral("null"); scalar(.null, start)
+                    default: _ = try lexer.scanNumber(); scalar(.number, start)
+                    }
+                    expecting = .afterValue
+                case .key:
+                    guard try lexer.nextByte("in an object") == UInt8(ascii: "\"") else { throw lexer.failure("expected a key") }
+                    try string()
+                    guard try lexer.nextByte("in an object") == UInt8(ascii: ":") else { throw lexer.failure("expected ':'") }
+                    lexer.index += 1
+                    lexer.skipWhitespace()
+                    expecting = .value
+                case .afterValue:
+                    guard depth > 0 else { return }
+                    let isObject = entries.base[Int(open[depth - 1])].kind == .object
+                    switch try lexer.nextByte(isObject ? "in an object" : "in an array") {
+                    case UInt8(ascii: ","):
+                        lexer.index += 1
+                        if isObject {
+                            expecting = .key
+                        } else {
+                            lexer.skipWhitespace()
+                            expecting = .value
+                        }
+                    case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject:
+                        close(&depth, &open)
+                    default:
+                        throw lexer.failure(isObject ? "expected ',' or '}'" : "expected ',' or ']'")
+                    }
+                }
             }
         }
 
+        /// Steps past the closing bracket at the lexer and patches the innermost open container with its end.
+        @inline(__always)
+        private mutating func close(_ depth: inout Int, _ open: inout InlineArray<128, UInt32>) {
+            depth -= 1
+            let slot = Int(open[depth])
+            lexer.index += 1
+            entries.base[slot].length = UInt32(lexer.index - Int(entries.base[slot].start))
+            entries.base[slot].next = UInt32(entries.count)
+        }
+
+        @inline(__always)
         private mutating func scalar(_ kind: Entry.Kind, _ start: Int) {
             entries.append(Entry(start: UInt32(start), length: UInt32(lexer.index - start), next: UInt32(entries.count + 1),
                                  kind: kind, escaped: false))
         }
 
+        @inline(__always)
         private mutating func string() throws(JSONParser.Failure) {
             let (body, escaped, _) = try lexer.scanString()
             entries.append(Entry(start: UInt32(body.lowerBound), length: UInt32(body.count), next: UInt32(entries.count + 1),
                                  kind: .string, escaped: escaped))
-        }
-
-        private mutating func container(closing: UInt8, depth: Int) throws(JSONParser.Failure) {
-            let isObject = closing == UInt8(ascii: "}")
-            let context = isObject ? "in an object" : "in an array"
-            let start = lexer.index, slot = entries.count
-            entries.append(Entry(start: UInt32(start), length: 0, next: 0, kind: isObject ? .object : .array, escaped: false))
-            lexer.index += 1
-            if try lexer.nextByte(context) != closing {
-                while true {
-                    if isObject {
-                        guard try lexer.nextByte(context) == UInt8(ascii: "\"") else { throw lexer.failure("expected a key") }
-                        try string()
-                        guard try lexer.nextByte(context) == UInt8(ascii: ":") else { throw lexer.failure("expected ':'") }
-                        lexer.index += 1
-                    }
-                    lexer.skipWhitespace()
-                    try value(depth: depth + 1)
-                    let next = try lexer.nextByte(context)
-                    if next == closing { break }
-                    guard next == UInt8(ascii: ",") else { throw lexer.failure(isObject ? "expected ',' or '}'" : "expected ',' or ']'") }
-                    lexer.index += 1
-                }
-            }
-            lexer.index += 1
-            entries.base[slot].length = UInt32(lexer.index - start)
-            entries.base[slot].next = UInt32(entries.count)
         }
     }
 
