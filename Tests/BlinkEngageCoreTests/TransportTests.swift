@@ -46,6 +46,25 @@ final class TransportTests {
         if plain { #expect(URLParts.libcurlReadsAsHTTP(url)) }
     }
 
+    /// The eight-at-a-time check agrees with the byte check for every byte value at every position of a word,
+    /// and on a fixed run of random words.
+    @Test func theWordCheckAgreesWithTheByteCheck() {
+        for position in 0..<8 {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[position] = byte
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(URLParts.hasNonURLByte(word) == !URLParts.isURLByte(byte), "byte \(byte) at \(position)")
+            }
+        }
+        var random = SplitMix64(seed: 42)
+        for _ in 0..<10_000 {
+            let word = random.next()
+            let bytes = withUnsafeBytes(of: word) { Array($0) }
+            #expect(URLParts.hasNonURLByte(word) == bytes.contains { !URLParts.isURLByte($0) })
+        }
+    }
+
     /// Every printable ASCII byte is taken as it is by libcurl in a path, a query and a fragment, so the fast
     /// path may take them all; the space, controls and DEL are not URL bytes.
     @Test func everyPrintableByteIsLibcurlsToo() {

@@ -19,12 +19,22 @@ public final class Creative: Sendable, Equatable {
         self.tape = tape
         self.texts = texts
         self.position = position
-        let url = OfferDecoder.nonEmpty(tape, tape.present(position, "url"))
-        urlPosition = url.flatMap { url in tape.withText(url) { ServiceURL.isAbsoluteHTTP($0) } ? url : nil }
-        typePosition = OfferDecoder.nonEmpty(tape, tape.present(position, "type"))
-        isPrimary = tape.present(position, "is_primary").map(tape.isTrue) == true
-        pixelWidth = Self.pixels(OfferDecoder.nonEmpty(tape, tape.present(position, "width")).flatMap(tape.text))
-        pixelHeight = Self.pixels(OfferDecoder.nonEmpty(tape, tape.present(position, "height")).flatMap(tape.text))
+        // One walk over the creative's members for the four read now (the last occurrence of each wins).
+        var url: Int?, type: Int?, width: Int?, height: Int?, primary: Int?
+        tape.forEachMember(of: position) { key, value in
+            tape.withText(key) { name in
+                if JSONTape.equal(name, "url") { url = value }
+                else if JSONTape.equal(name, "type") { type = value }
+                else if JSONTape.equal(name, "width") { width = value }
+                else if JSONTape.equal(name, "height") { height = value }
+                else if JSONTape.equal(name, "is_primary") { primary = value }
+            }
+        }
+        urlPosition = OfferDecoder.nonEmpty(tape, url).flatMap { url in tape.withText(url) { ServiceURL.isAbsoluteHTTP($0) } ? url : nil }
+        typePosition = OfferDecoder.nonEmpty(tape, type)
+        isPrimary = primary.map(tape.isTrue) == true
+        pixelWidth = OfferDecoder.nonEmpty(tape, width).map { tape.withText($0, Self.pixels) } ?? 0
+        pixelHeight = OfferDecoder.nonEmpty(tape, height).map { tape.withText($0, Self.pixels) } ?? 0
     }
 
     private func text(_ key: StaticString) -> String? { OfferDecoder.nonEmpty(tape, tape.present(position, key)).flatMap(tape.text) }
@@ -47,8 +57,16 @@ public final class Creative: Sendable, Equatable {
     }
 
     static func pixels(_ text: String?) -> UInt32 {
-        guard let text, ASCII.isDigits(text), text.utf8.count <= 10 else { return 0 }
-        return UInt32(text) ?? 0
+        guard var text else { return 0 }
+        return text.withUTF8 { pixels(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Digits only, at most ten, and within 32 bits; else 0.
+    static func pixels(_ digits: UnsafeRawBufferPointer) -> UInt32 {
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy(ASCII.isDigit) else { return 0 }
+        var value: UInt64 = 0
+        for digit in digits { value = value * 10 + UInt64(digit - UInt8(ascii: "0")) }
+        return value <= UInt64(UInt32.max) ? UInt32(value) : 0
     }
 
     public static func == (lhs: Creative, rhs: Creative) -> Bool {

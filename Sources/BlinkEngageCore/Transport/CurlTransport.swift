@@ -24,6 +24,8 @@ public final class CurlTransport: Transport {
     private struct MultiHandle: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
 
     private let multi: MultiHandle
+    /// How many finished easy handles the transport thread keeps for reuse.
+    private static let idleHandles = 4
     private let state = Locked(State())
     private let thread = Locked<NativeThread?>(nil)
     public let options: TransportOptions
@@ -110,6 +112,10 @@ public final class CurlTransport: Transport {
 
     private func run() {
         var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
+        // Easy handles of finished requests, reset, for the next ones: a new handle costs an allocation of
+        // libcurl's whole per-transfer state and its zeroing, every request.
+        var idle: [UnsafeMutableRawPointer] = []
+        defer { for raw in idle { curl_easy_cleanup(raw) } }
         let rawMulti = multi.raw
         while true {
             let (incoming, cancel, stopping) = state.withLock { state in
@@ -126,7 +132,8 @@ public final class CurlTransport: Transport {
             } else {
                 for (request, completion) in incoming {
                     do {
-                        let easy = try EasyHandle(request: request, network: options.network, completion: completion)
+                        let easy = try EasyHandle(reusing: idle.popLast(), request: request, network: options.network,
+                                                  completion: completion)
                         let added = curl_multi_add_handle(rawMulti, easy.rawHandle)
                         guard added == CURLM_OK else {
                             completion(.failure(.network(String(cString: curl_multi_strerror(added)))))
@@ -149,6 +156,7 @@ public final class CurlTransport: Transport {
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(rawMulti, raw)
                 easy.completion(easy.outcome(code))
+                if idle.count < Self.idleHandles { idle.append(easy.takeHandleForReuse()) }
             }
             // Sleeps until a socket is ready, one of libcurl's own timers is due (it shortens the wait to its
             // next timeout), one of ours is, or `curl_multi_wakeup` is called. Idle, with nothing in flight and

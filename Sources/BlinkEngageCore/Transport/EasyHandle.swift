@@ -18,8 +18,13 @@ final class EasyHandle {
     private(set) var responseHeaders: [String: String] = [:]
     private(set) var exceededLimit = false
 
-    init(request: HTTPRequest, network: NetworkOptions = NetworkOptions(), completion: @escaping HTTPCompletion) throws(TransportError) {
-        guard let handle = curl_easy_init() else { throw .network("libcurl could not create a handle") }
+    /// Whether deinit cleans the libcurl handle up (false once the transport took it back for another request).
+    private var ownsHandle = true
+
+    /// - Parameter reusing: a handle an earlier request finished with, already `curl_easy_reset`; a new one when nil.
+    init(reusing reused: UnsafeMutableRawPointer? = nil, request: HTTPRequest, network: NetworkOptions = NetworkOptions(),
+         completion: @escaping HTTPCompletion) throws(TransportError) {
+        guard let handle = reused ?? curl_easy_init() else { throw .network("libcurl could not create a handle") }
         self.handle = handle
         self.request = request
         self.network = network
@@ -29,12 +34,20 @@ final class EasyHandle {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        if ownsHandle { curl_easy_cleanup(handle) }
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
     var rawHandle: UnsafeMutableRawPointer { handle }
+
+    /// Gives the libcurl handle back for another request once this one is done with it: reset to libcurl's
+    /// defaults (every option and callback of this request gone; connections stay with the multi handle).
+    func takeHandleForReuse() -> UnsafeMutableRawPointer {
+        ownsHandle = false
+        curl_easy_reset(handle)
+        return handle
+    }
 
     private func set(_ option: CURLoption, _ value: Int) throws(TransportError) {
         try check(be_curl_easy_setopt_long(rawHandle, option, value), option)

@@ -92,11 +92,28 @@ struct URLParts: Sendable, Equatable {
         guard index < bytes.count else { return true }
         let next = bytes[index]
         guard next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") else { return false }
+        // The path, query and fragment: eight bytes at a time while all are printable ASCII, then byte by byte.
+        if let base = bytes.baseAddress {
+            while bytes.count - index >= 8 {
+                guard !hasNonURLByte(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) else { return false }
+                index += 8
+            }
+        }
         while index < bytes.count {
             guard isURLByte(bytes[index]) else { return false }
             index += 1
         }
         return true
+    }
+
+    /// Whether any of the eight bytes of `word` is below 0x21 or above 0x7E (SWAR "has less" and "has more":
+    /// exact as a yes or no, whatever the byte order).
+    @inline(__always)
+    static func hasNonURLByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x21) & ~word & highs
+        let above = ((word &+ ones &* (127 - 0x7E)) | word) & highs
+        return (below | above) != 0
     }
 
     /// A byte libcurl takes as it is in a path, query or fragment: printable ASCII but the space (measured on
