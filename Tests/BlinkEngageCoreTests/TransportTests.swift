@@ -93,6 +93,23 @@ final class TransportTests {
         #expect(ports.count == 1)
     }
 
+    /// A finished request's libcurl handle serves the next one reset: a GET after a POST sends no body, no
+    /// POST headers and no redirect rule of the earlier request.
+    @Test func aReusedHandleCarriesNothingOfTheRequestBefore() throws {
+        var post = HTTPRequest(method: .post, url: sandbox.url + "/first", timeoutMilliseconds: 30_000)
+        post.headers = [("X-First", "1"), ("Content-Type", "application/json")]
+        post.body = Array(#"{"a":1}"#.utf8)
+        post.followRedirects = false
+        _ = send(post)
+        try sandbox.addFault(#"{"path": "/second", "redirect": "/landing", "times": 1}"#)
+        #expect((try? send(get("/second")).get().status) == 404)  // followed: the POST's "no redirects" is gone
+        let requests = try sandbox.requests()
+        #expect(requests.map { $0["method"] as? String } == ["POST", "GET", "GET"])
+        let second = requests[1]["headers"] as? [String: String] ?? [:]
+        #expect(second["x-first"] == nil && second["content-type"] == nil && second["content-length"] == nil)
+        #expect((requests[1]["body"] as? String ?? "").isEmpty)
+    }
+
     @Test func sendsNoAcceptHeaderUnlessAsked() throws {
         _ = send(get("/plain"))
         var withAccept = get("/json")
