@@ -732,7 +732,10 @@ be_status be_sdk_report_offer_feed_event(be_sdk *sdk, const be_offer_feed_event 
 
 /**
  * @defgroup offers Offers
- * Offers. Every string is borrowed from the offer's owner (response or feed); NULL when absent or empty.
+ * Offers. Every string is borrowed from the offer's owner (response or feed) and stays valid, at the same
+ * address, until that owner is freed; NULL when absent or empty, and for a NULL offer. A field is read from the
+ * answer's bytes and copied into its C string the first time any thread asks for it: later calls return the
+ * same pointer. Any thread, concurrently too.
  * @{
  */
 
@@ -755,14 +758,21 @@ const char *be_offer_terms_html(const be_offer *offer);
 
 /**
  * Any top-level scalar of the offer by its wire name ("advertiser_name", "campaign_id", "is_loyaltyboost"):
- * strings as they are, booleans as "true"/"false", numbers as sent (integers without a fraction).
- * "title" and "image" fall back to the legacy "name" and "creative_url". NULL for objects, arrays, null, "".
+ * strings as they are (escapes resolved), booleans as "true"/"false", numbers as sent. A key the offer repeats
+ * reads its last occurrence. "title" and "image" fall back to the legacy "name" and "creative_url". URL fields
+ * ("click_url", "pixel", "image", ...) read only as absolute http(s) URLs.
+ * @param offer the offer; NULL returns NULL.
+ * @param key the wire name, UTF-8, compared byte for byte (a key that is not UTF-8 matches nothing).
+ * @return the value, borrowed from the offer's owner; NULL for objects, arrays, null, "", an absent key, and
+ *         for a NULL key (which also sets the thread's last error).
  */
 const char *be_offer_field(const be_offer *offer, const char *key);
 
 /**
  * The whole offer object as JSON text, exactly as received: its own bytes from the answer (member order,
- * spacing and number spelling kept), copied on the first call. Borrowed from the offer's owner.
+ * spacing, escapes and number spelling kept), copied on the first call.
+ * @param offer the offer; NULL returns NULL.
+ * @return the text, borrowed from the offer's owner.
  */
 const char *be_offer_json(const be_offer *offer);
 

@@ -18,9 +18,7 @@ func hostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineF
 /// (a key that is not UTF-8 then matches nothing, since everything it is compared with is UTF-8).
 func hostBytes(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFailure) -> UnsafeRawBufferPointer {
     guard let pointer else { throw .invalidArgument("\(name) is NULL") }
-    var count = 0
-    while pointer[count] != 0 { count += 1 }
-    return UnsafeRawBufferPointer(start: pointer, count: count)
+    return borrowedBytes(of: pointer)
 }
 
 /// Like `hostString`, but NULL reads as nil.
