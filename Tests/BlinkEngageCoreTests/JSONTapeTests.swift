@@ -38,7 +38,7 @@ struct JSONTapeTests {
     /// Damaged copies of every fixture (bytes flipped, cut, dropped, doubled: a fixed seed, so every run is the
     /// same): both readers accept or refuse each alike, and read the same value.
     @Test func agreesWithTheTreeParserOnDamagedFixtures() {
-        var random = SplitMix64(seed: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         for (name, bytes) in Self.corpus where !bytes.isEmpty {
             for round in 0..<60 {
                 var damaged = bytes
@@ -191,18 +191,5 @@ struct JSONTapeTests {
         walk(tree, "")
         #expect(checked > 20)
         #expect(styles.string(atPath: "popup..x") == nil && styles.string(atPath: "") == nil)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so damaged fixtures are the same on every run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

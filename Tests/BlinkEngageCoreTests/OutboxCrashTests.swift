@@ -133,7 +133,7 @@ final class ConditionBox<Value>: @unchecked Sendable {
     }
 }
 
-/// SplitMix64: random kill moments that a printed seed can reproduce.
+/// SplitMix64: random kill moments, and damaged texts, that a printed seed can reproduce.
 struct SeededGenerator: RandomNumberGenerator {
     let seed: UInt64
     private var state: UInt64

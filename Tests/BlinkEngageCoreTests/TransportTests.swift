@@ -57,7 +57,7 @@ final class TransportTests {
                 #expect(URLParts.hasNonURLByte(word) == !URLParts.isURLByte(byte), "byte \(byte) at \(position)")
             }
         }
-        var random = SplitMix64(seed: 42)
+        var random = SeededGenerator(seed: 42)
         for _ in 0..<10_000 {
             let word = random.next()
             let bytes = withUnsafeBytes(of: word) { Array($0) }
