@@ -3,6 +3,11 @@
 public enum ServiceURL {
     /// Checks a base URL and returns it without a trailing slash.
     public static func validatedBase(_ text: String) throws(EngineFailure) -> String {
+        // The base every request is built on: a plain http(s) URL without query or fragment (what hosts configure)
+        // needs no libcurl parse, which would cost more than the rest of building the request.
+        if URLParts.isPlainHTTP(text), !text.utf8.contains(UInt8(ascii: "?")), !text.utf8.contains(UInt8(ascii: "#")) {
+            return withoutTrailingSlashes(text)
+        }
         guard !ASCII.hasSpaceOrControl(text), let url = URLParts(text) else {
             throw .invalidArgument("\"\(SafeText.clean(text))\" is not a URL")
         }
@@ -12,8 +17,12 @@ public enum ServiceURL {
         guard url.query == nil, url.fragment == nil, !text.contains("?"), !text.contains("#") else {
             throw .invalidArgument("a base URL cannot carry a query or fragment: \"\(SafeText.clean(text))\"")
         }
+        return withoutTrailingSlashes(text)
+    }
+
+    private static func withoutTrailingSlashes(_ text: String) -> String {
         var base = text
-        while base.hasSuffix("/") { base.removeLast() }
+        while base.utf8.last == UInt8(ascii: "/") { base.removeLast() }
         return base
     }
 
