@@ -119,7 +119,7 @@ struct MomentsResponseDecoderTests {
     @Test func skipsOffersWithoutAnIdAndLogs() throws {
         var logged: [String] = []
         let result = MomentsResponseDecoder.decode(.success(HTTPResponse(status: 200, body: Array(
-            #"{"data": {"offers": [{"title": "no id"}, {"id": "12"}, {"id": 4.0e1}, {"id": 1.5}]}}"#.utf8)))) { logged.append($0) }
+            #"{"data": {"offers": [{"title": "no id"}, {"id": "12"}, {"id": 4.0e1}, {"id": 1.5}]}}"#.utf8))), warnings: &logged)
         let response = try result.get()
         #expect(response.offers.map(\.id) == ["12", "40"])
         #expect(logged.count == 2)

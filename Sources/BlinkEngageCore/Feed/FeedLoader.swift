@@ -118,7 +118,9 @@ final class FeedLoader: Sendable {
 
     private func decoded(_ body: [UInt8], identity: String?, generation: Int) {
         do {
-            switch try OfferFeedDecoder.decode(body, log: { logger.warning("offer feed: \($0)") }) {
+            var warnings: [String] = []
+            defer { for warning in warnings { logger.warning("offer feed: \(warning)") } }
+            switch try OfferFeedDecoder.decode(body, warnings: &warnings) {
             case .feed(let feed):
                 if makeNewest(feed, generation: generation), let cache, let identity { cache.store(body, identity: identity) }
                 finish(generation, .success(feed))

@@ -222,7 +222,9 @@ public final class SDK: Sendable {
             return completion(.failure(error))
         }
         transport.send(httpRequest) { [logger] outcome in
-            let result = MomentsResponseDecoder.decode(outcome) { logger.warning("Moments answer: \($0)") }
+            var warnings: [String] = []
+            let result = MomentsResponseDecoder.decode(outcome, warnings: &warnings)
+            for warning in warnings { logger.warning("Moments answer: \(warning)") }
             if case .failure(let error) = result, error.domain != .cancelled {
                 logger.info("Moments fetch failed: \(error.message)")
             }

@@ -1,8 +1,9 @@
 /// Turns a Moments API answer into a `MomentsResponse` or the error of PROTOCOL.md section 1's table.
 public enum MomentsResponseDecoder {
-    /// - Parameter log: receives a message for each offer skipped for lack of an id.
+    /// - Parameter warnings: gains a message for each offer skipped for lack of an id or with URL fields refused
+    ///   (collected, not passed to a closure: with one, the optimiser copies the decoder once per caller).
     public static func decode(
-        _ outcome: Result<HTTPResponse, TransportError>, log: (String) -> Void = { _ in }
+        _ outcome: Result<HTTPResponse, TransportError>, warnings: inout [String]
     ) -> Result<MomentsResponse, ServiceError> {
         switch outcome {
         case .failure(.cancelled):
@@ -16,12 +17,12 @@ public enum MomentsResponseDecoder {
         case .success(let response) where !(200..<300).contains(response.status):
             return .failure(httpStatusError(response))
         case .success(let response):
-            return Result { () throws(ServiceError) in try decodeBody(response.body, log: log) }
+            return Result { () throws(ServiceError) in try decodeBody(response.body, warnings: &warnings) }
         }
     }
 
     /// Decodes a 2xx body.
-    public static func decodeBody(_ body: [UInt8], log: (String) -> Void = { _ in }) throws(ServiceError) -> MomentsResponse {
+    public static func decodeBody(_ body: [UInt8], warnings: inout [String]) throws(ServiceError) -> MomentsResponse {
         let tape: JSONTape
         do { tape = try JSONTape(parsing: body) } catch { throw .moments(.decoding, "the answer is not JSON: \(error)") }
         guard tape.isObject(0), let data = tape.present(0, "data"), tape.isObject(data) else {
@@ -40,10 +41,10 @@ public enum MomentsResponseDecoder {
                 guard tape.isObject(element) else { throw .moments(.decoding, "an offer is not an object") }
                 do {
                     if let offer = try OfferDecoder.decode(tape, at: element, texts: texts) {
-                        OfferDecoder.refusals(of: offer).map(log)
+                        if let refusal = OfferDecoder.refusals(of: offer) { warnings.append(refusal) }
                         offers.append(offer)
                     } else {
-                        log("skipped an offer without an id")
+                        warnings.append("skipped an offer without an id")
                     }
                 } catch {
                     throw .moments(.decoding, error.reason)
@@ -56,6 +57,18 @@ public enum MomentsResponseDecoder {
         return MomentsResponse(
             offers: offers, styles: Styles(tape: tape, styles: styles, legacySettings: legacySettings, texts: texts),
             privacyURL: privacy.flatMap(tape.text).flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil })
+    }
+
+    /// `decode(_:warnings:)` for callers that log nothing.
+    public static func decode(_ outcome: Result<HTTPResponse, TransportError>) -> Result<MomentsResponse, ServiceError> {
+        var warnings: [String] = []
+        return decode(outcome, warnings: &warnings)
+    }
+
+    /// `decodeBody(_:warnings:)` for callers that log nothing.
+    public static func decodeBody(_ body: [UInt8]) throws(ServiceError) -> MomentsResponse {
+        var warnings: [String] = []
+        return try decodeBody(body, warnings: &warnings)
     }
 
     /// Error 6, with the server's own explanation when its body carries one.

@@ -8,9 +8,15 @@ public enum OfferFeedDecoder {
 
     public struct Failure: Error, Equatable, Sendable { public let reason: String }
 
-    /// - Parameter log: receives a message for each offer skipped for lack of an id.
+    /// - Parameter warnings: gains a message for each offer skipped for lack of an id or with URL fields refused
+    ///   (collected, not passed to a closure: with one, the optimiser copies the decoder once per caller).
     /// - Parameter cacheAgeSeconds: set when the body comes from the feed cache: the feed says so, and how old.
-    public static func decode(_ body: [UInt8], cacheAgeSeconds: UInt32? = nil, log: (String) -> Void = { _ in }) throws(Failure) -> Outcome {
+    public static func decode(_ body: [UInt8], cacheAgeSeconds: UInt32? = nil) throws(Failure) -> Outcome {
+        var warnings: [String] = []
+        return try decode(body, cacheAgeSeconds: cacheAgeSeconds, warnings: &warnings)
+    }
+
+    public static func decode(_ body: [UInt8], cacheAgeSeconds: UInt32? = nil, warnings: inout [String]) throws(Failure) -> Outcome {
         let tape: JSONTape
         do { tape = try JSONTape(parsing: body) } catch { throw Failure(reason: "the feed is not JSON: \(error)") }
         guard tape.isObject(0) else { throw Failure(reason: "the feed is not a JSON object") }
@@ -36,10 +42,10 @@ public enum OfferFeedDecoder {
                     let placement = FeedPlacement(feedID: feedID, groupID: groupID, groupPosition: groupPosition, offerPosition: offers.count)
                     do {
                         if let offer = try OfferDecoder.decode(tape, at: element, texts: texts, placement: placement) {
-                            OfferDecoder.refusals(of: offer).map(log)
+                            if let refusal = OfferDecoder.refusals(of: offer) { warnings.append(refusal) }
                             offers.append(offer)
                         } else {
-                            log("skipped an offer without an id in group \(groupID)")
+                            warnings.append("skipped an offer without an id in group \(groupID)")
                         }
                     } catch {
                         throw Failure(reason: error.reason)
