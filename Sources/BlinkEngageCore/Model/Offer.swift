@@ -59,7 +59,7 @@ public final class Offer: Sendable {
     public func fieldText(_ key: UnsafeRawBufferPointer) -> UnsafePointer<CChar>? {
         guard let known = OfferKey(key) else {
             // Not a documented key: never a URL field, found by a walk over the keys.
-            return tape.lastMember(of: position, named: key).flatMap { text($0.value) }
+            return tape.lastMember(of: position, named: key).flatMap(text)
         }
         return fieldText(known)
     }

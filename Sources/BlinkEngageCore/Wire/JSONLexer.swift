@@ -73,12 +73,12 @@ struct JSONLexer {
     }
 
     /// A string literal's body, from its opening quote to just past its closing one: the bytes between the quotes,
-    /// whether any escape is among them, and whether all are ASCII. Escapes and UTF-8 are validated here, so the
-    /// body can later be copied (or unescaped) without another check.
-    mutating func scanString() throws(Failure) -> (body: Range<Int>, escaped: Bool, ascii: Bool) {
+    /// and whether any escape is among them. Escapes and UTF-8 are validated here, so the body can later be copied
+    /// (or unescaped) without another check.
+    mutating func scanString() throws(Failure) -> (body: Range<Int>, escaped: Bool) {
         index += 1
         let start = index
-        var escaped = false, ascii = true
+        var escaped = false
         let count = bytes.count
         guard let base = bytes.baseAddress else { throw failure("unterminated string") }
         while index < count {
@@ -94,14 +94,13 @@ struct JSONLexer {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return (start..<index - 1, escaped, ascii)
+                return (start..<index - 1, escaped)
             case UInt8(ascii: "\\"):
                 escaped = true
                 _ = try readEscape()
             case 0..<0x20:
                 throw failure("control character in a string")
             case 0x80...:
-                ascii = false
                 try skipMultibyte()
             default:
                 index += 1

@@ -88,7 +88,7 @@ public struct JSONParser {
 
     /// Scanned and validated once by the lexer, then made into a String in one copy (unescaped first if needed).
     private mutating func parseString() throws(Failure) -> String {
-        let (body, escaped, _) = try lexer.scanString()
+        let (body, escaped) = try lexer.scanString()
         guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: lexer.bytes[body]), as: UTF8.self) }
         return JSONLexer.withUnescaped(lexer.bytes, body) { String(decoding: $0, as: UTF8.self) }
     }

@@ -60,7 +60,7 @@ public final class JSONTape: @unchecked Sendable {
         count = built.count
     }
 
-    deinit { EntryBuffer(base: entries).release() }
+    deinit { free(entries) }
 
     // MARK: Reading
 
@@ -116,39 +116,36 @@ public final class JSONTape: @unchecked Sendable {
     }
 
     /// The value of the last member named `key` (a repeated key resolves to its last occurrence, as in
-    /// `JSONObject`), with its ordinal among the object's members; nil when there is none.
-    func lastMember(of object: Int, named key: UnsafeRawBufferPointer) -> (ordinal: Int, value: Int)? {
+    /// `JSONObject`); nil when there is none.
+    func lastMember(of object: Int, named key: UnsafeRawBufferPointer) -> Int? {
         // Every field a host reads is a walk over its offer's keys: lengths first, bytes only when they match.
         guard key.count < Int(UInt32.max), entries[object].kind == .object else { return nil }
         let length = UInt32(key.count)
-        var foundOrdinal = -1, foundValue = -1
+        var found = -1
         bytes.withUnsafeBytes { text in
-            var ordinal = 0, position = object + 1
+            var position = object + 1
             let end = Int(entries[object].next)
             while position < end {
                 let entry = entries[position]
                 if entry.length == length, !entry.escaped,
                    length == 0 || memcmp(text.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0 {
-                    foundOrdinal = ordinal
-                    foundValue = position + 1
+                    found = position + 1
                 } else if entry.escaped, stringEquals(position, key) {
-                    foundOrdinal = ordinal
-                    foundValue = position + 1
+                    found = position + 1
                 }
-                ordinal += 1
                 position = Int(entries[position + 1].next)
             }
         }
-        return foundValue < 0 ? nil : (foundOrdinal, foundValue)
+        return found < 0 ? nil : found
     }
 
-    func lastMember(of object: Int, named key: StaticString) -> (ordinal: Int, value: Int)? {
+    func lastMember(of object: Int, named key: StaticString) -> Int? {
         key.withUTF8Buffer { lastMember(of: object, named: UnsafeRawBufferPointer($0)) }
     }
 
     /// The value at `key`, with `null` treated as absent (`JSONObject.present`).
     public func present(_ object: Int, _ key: StaticString) -> Int? {
-        guard let value = lastMember(of: object, named: key)?.value, entries[value].kind != .null else { return nil }
+        guard let value = lastMember(of: object, named: key), entries[value].kind != .null else { return nil }
         return value
     }
 
@@ -158,7 +155,7 @@ public final class JSONTape: @unchecked Sendable {
         for component in components {
             var name = String(component)
             let member = name.withUTF8 { lastMember(of: position, named: UnsafeRawBufferPointer($0)) }
-            guard let value = member?.value, entries[value].kind != .null else { return nil }
+            guard let value = member, entries[value].kind != .null else { return nil }
             position = value
         }
         return position
@@ -358,7 +355,7 @@ public final class JSONTape: @unchecked Sendable {
 
         @inline(__always)
         private mutating func string() throws(JSONParser.Failure) {
-            let (body, escaped, _) = try lexer.scanString()
+            let (body, escaped) = try lexer.scanString()
             entries.append(Entry(start: UInt32(body.lowerBound), length: UInt32(body.count), next: UInt32(entries.count + 1),
                                  kind: .string, escaped: escaped))
         }
@@ -374,11 +371,6 @@ public final class JSONTape: @unchecked Sendable {
         init(capacity: Int) {
             self.capacity = max(capacity, 4)
             base = malloc(self.capacity * MemoryLayout<Entry>.stride)!.bindMemory(to: Entry.self, capacity: self.capacity)
-        }
-
-        init(base: UnsafeMutablePointer<Entry>) {
-            self.base = base
-            capacity = 0
         }
 
         @inline(__always)
