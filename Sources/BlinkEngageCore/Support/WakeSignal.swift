@@ -33,6 +33,16 @@ final class WakeSignal: Sendable {
         _ = write(event, &one, 8)
     }
 
+    /// The signal's descriptor, for a waiter that polls it among descriptors of its own (the transport thread,
+    /// inside `curl_multi_poll`); readable while a signal is pending.
+    var descriptor: Int32 { event }
+
+    /// Takes the pending signals after such a poll saw the descriptor readable: one read, however many came.
+    func consume() {
+        var count: UInt64 = 0
+        _ = read(event, &count, 8)
+    }
+
     enum Reason { case signalled, directoryChanged, deadline }
 
     /// Sleeps until signalled, the directory changes, or the monotonic `deadline` (nil: no deadline).

@@ -19,11 +19,14 @@ public final class CurlTransport: Transport {
         var requestsSent: UInt64 = 0
     }
 
-    /// libcurl's multi handle: used on the transport thread, woken from any thread, cleaned up after the join.
-    // Safe: only the transport thread calls into it, but for the thread-safe curl_multi_wakeup and deinit's cleanup.
+    /// libcurl's multi handle: used on the transport thread, cleaned up after the join.
+    // Safe: only the transport thread calls into it, but for deinit's cleanup after the thread is joined.
     private struct MultiHandle: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
 
     private let multi: MultiHandle
+    /// Wakes the transport thread out of `curl_multi_poll` (polled there beside the sockets): an eventfd costs
+    /// one write and one read per wake, where `curl_multi_wakeup`'s socket pair costs a send and two reads.
+    private let waker: WakeSignal
     /// How many finished easy handles the transport thread keeps for reuse.
     private static let idleHandles = 4
     private let state = Locked(State())
@@ -33,6 +36,12 @@ public final class CurlTransport: Transport {
     public init(options: TransportOptions = TransportOptions()) throws(EngineFailure) {
         guard CurlGlobal.isReady else { throw .invalidState("libcurl could not be initialised") }
         guard let raw = curl_multi_init() else { throw .noMemory("libcurl could not create a multi handle") }
+        do {
+            waker = try WakeSignal(watching: nil)
+        } catch {
+            curl_multi_cleanup(raw)
+            throw error
+        }
         multi = MultiHandle(raw: raw)
         self.options = options
         _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maximumTotalConnections)
@@ -61,7 +70,7 @@ public final class CurlTransport: Transport {
             return true
         }
         guard accepted else { return completion(.failure(.cancelled)) }
-        curl_multi_wakeup(multi.raw)
+        waker.signal()
     }
 
     /// Runs `action` on the transport thread about `nanoseconds` from now (it must be quick, like a completion).
@@ -73,7 +82,7 @@ public final class CurlTransport: Transport {
             state.timers.append((overflow ? UInt64.max : at, action))
             return true
         }
-        if accepted { curl_multi_wakeup(multi.raw) }
+        if accepted { waker.signal() }
     }
 
     /// How many requests were handed to the transport so far.
@@ -82,7 +91,7 @@ public final class CurlTransport: Transport {
     /// Cancels everything in flight, stops the thread and waits for it. Every completion has run on return.
     public func shutdown() {
         state.withLock { $0.stopping = true; $0.cancelRequested = true; $0.timers = [] }
-        curl_multi_wakeup(multi.raw)
+        waker.signal()
         thread.withLock { $0 }?.join()
     }
 
@@ -159,9 +168,12 @@ public final class CurlTransport: Transport {
                 if idle.count < Self.idleHandles { idle.append(easy.takeHandleForReuse()) }
             }
             // Sleeps until a socket is ready, one of libcurl's own timers is due (it shortens the wait to its
-            // next timeout), one of ours is, or `curl_multi_wakeup` is called. Idle, with nothing in flight and
+            // next timeout), one of ours is, or the waker is signalled. Idle, with nothing in flight and
             // no timer set, it never wakes.
-            curl_multi_poll(rawMulti, nil, 0, pollTimeout(), nil)
+            var wake = curl_waitfd(fd: waker.descriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+            curl_multi_poll(rawMulti, &wake, 1, pollTimeout(), nil)
+            // Taken before the state is read again at the top of the loop, so no request queued after it is missed.
+            if wake.revents != 0 { waker.consume() }
             runDueTimers()
         }
     }
