@@ -2,9 +2,8 @@ internal import CBlinkEngage
 import BlinkEngageCore
 
 /// A top-level field of the offer behind `offer`, borrowed from its owner.
-private func offerField(_ offer: OpaquePointer?, _ key: StaticString) -> UnsafePointer<CChar>? {
-    guard let offer = Handle.object(offer, as: Offer.self) else { return nil }
-    return key.withUTF8Buffer { offer.fieldText(UnsafeRawBufferPointer($0)) }
+private func offerField(_ offer: OpaquePointer?, _ key: OfferKey) -> UnsafePointer<CChar>? {
+    Handle.object(offer, as: Offer.self)?.fieldText(key)
 }
 
 @c @implementation
@@ -13,10 +12,10 @@ public func be_offer_id(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
 }
 
 @c @implementation
-public func be_offer_title(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "title") }
+public func be_offer_title(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .title) }
 
 @c @implementation
-public func be_offer_description(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "description") }
+public func be_offer_description(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .description) }
 
 @c @implementation
 public func be_offer_image_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
@@ -24,16 +23,16 @@ public func be_offer_image_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>?
 }
 
 @c @implementation
-public func be_offer_click_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "click_url") }
+public func be_offer_click_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .clickURL) }
 
 @c @implementation
-public func be_offer_cta_yes(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "cta_yes") }
+public func be_offer_cta_yes(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .ctaYes) }
 
 @c @implementation
-public func be_offer_cta_no(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "cta_no") }
+public func be_offer_cta_no(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .ctaNo) }
 
 @c @implementation
-public func be_offer_terms_html(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, "terms_and_conditions") }
+public func be_offer_terms_html(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .termsAndConditions) }
 
 @c @implementation
 public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {

@@ -85,7 +85,7 @@ public func be_offer_screen_show_previous(_ screen: OpaquePointer?) -> be_status
 public func be_offer_screen_accept(_ screen: OpaquePointer?) -> UnsafePointer<CChar>? {
     valueCall { () throws(EngineFailure) -> UnsafePointer<CChar>? in
         guard let screen = Handle.object(screen, as: OfferScreen.self) else { throw .invalidArgument("screen is NULL") }
-        return try screen.accept().fieldText("click_url")  // lives as long as the screen's feed or response
+        return try screen.accept().fieldText(.clickURL)  // lives as long as the screen's feed or response
     }
 }
 

@@ -69,7 +69,8 @@ public final class Offer: Sendable {
         return key.withUTF8 { fieldText(UnsafeRawBufferPointer($0)) }
     }
 
-    func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? {
+    /// A documented field (see `fieldText(_:)` for the rules), without reading its name first.
+    public func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? {
         if let text = members[key].flatMap({ refused & 1 << UInt32(key.rawValue) == 0 ? text($0) : nil }) { return text }
         switch key {
         case .title: return fieldText(.name)

@@ -1,7 +1,7 @@
 /// The offer keys PROTOCOL.md documents (section 1), legacy aliases included. Each offer sorts its members into
 /// them once, when it is decoded, so a host reading a documented field finds it at once instead of walking the
 /// offer's keys; any other key is still found by a walk.
-enum OfferKey: Int, CaseIterable {
+public enum OfferKey: Int, CaseIterable, Sendable {
     case id, campaignID, title, description, clickURL, image, miniText, termsAndConditions, pixel, advertiserPixelURL
     case ctaYes, ctaNo, userActionCTA, userActionURL, beacons, creatives, shortHeadline, shortDescription
     case advertiserName, isLoyaltyBoost, loyaltyBoostRequirements, saveForLaterURL, tags, offerDescription
