@@ -6,7 +6,8 @@
 #   tracking_bench  one durable report on the caller's thread and events per second report-to-accepted, beside a
 #                   naive tracker (one blocking libcurl POST per event)
 # Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 2000) and
-# BENCH_EVENTS (default 5000) set the sizes. Writes the tables to BENCHMARKS.md.
+# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 5) how many turns the fetch contenders take.
+# Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$top"
@@ -59,23 +60,47 @@ instructions() {
   echo $(( (counts[1] - counts[0]) / 10 ))
 }
 calls=${BENCH_CALLS:-2000}
+rounds=${BENCH_ROUNDS:-5}
+per_round=$(( calls / rounds ))
+# One table row from "contender round median p99" lines: the median round's median and p99, and the ratio to
+# the floor taken round by round (each round's contenders ran back to back, so a busy moment of the machine
+# weighs on all of them alike), as the median ratio and its range.
+row() {
+  python3 - "$1" "$2" "$3" "$4" <<'PY'
+import statistics, sys
+results, contender, label, instructions = sys.argv[1:]
+rows = [line.split() for line in open(results)]
+floor = {r[1]: float(r[2]) for r in rows if r[0] == "simdjson"}
+mine = [r for r in rows if r[0] == contender]
+ratios = sorted(float(r[2]) / floor[r[1]] for r in mine)
+print(f"| {label} | {statistics.median(float(r[2]) for r in mine):.1f} µs | {statistics.median(float(r[3]) for r in mine):.1f} µs "
+      f"| {statistics.median(ratios):.2f}x ({ratios[0]:.2f}–{ratios[-1]:.2f}) | {instructions} |")
+PY
+}
 report=$(mktemp)
 {
-  echo "## Fetch + decode: $(nproc) cores, $(date -u +%Y-%m-%d), $calls sequential calls per contender, nginx on loopback"
+  echo "## Fetch + decode: $(nproc) cores, $(date -u +%Y-%m-%d), nginx on loopback"
+  echo
+  echo "$rounds rounds of $per_round sequential calls; in each round the contenders run one after another. Median and"
+  echo "p99 are the median round's; the ratio to the floor is taken within each round: its median (and range)."
   echo
   for offers in 3 50; do
     echo "### $offers offers ($(stat -c %s "$work/m$offers/offers.json") bytes)"
     echo
-    echo "| contender | median | p99 | ratio to the floor | instructions per fetch |"
+    echo "| contender | median | p99 | ratio to the floor (range) | instructions per fetch |"
     echo "|---|---|---|---|---|"
-    floor=""
-    for contender in $contenders; do
-      read -r median p99 seen _ < <("$work/fetch_$contender" "$(url_for $contender $offers)" "$calls")
-      [ "$seen" = "$offers" ] || { echo "$contender read $seen offers, expected $offers" >&2; exit 1; }
-      floor=${floor:-$median}
-      printf '| %s | %s µs | %s µs | %.2fx | %s |\n' "$(label $contender)" "$median" "$p99" \
-        "$(awk -v a="$median" -v b="$floor" 'BEGIN { print a / b }')" "$(instructions $contender $offers)"
+    results=$(mktemp)
+    for round in $(seq "$rounds"); do
+      for contender in $contenders; do
+        read -r median p99 seen _ < <("$work/fetch_$contender" "$(url_for $contender $offers)" "$per_round")
+        [ "$seen" = "$offers" ] || { echo "$contender read $seen offers, expected $offers" >&2; exit 1; }
+        echo "$contender $round $median $p99" >> "$results"
+      done
     done
+    for contender in $contenders; do
+      row "$results" "$contender" "$(label $contender)" "$(instructions $contender $offers)"
+    done
+    rm -f "$results"
     echo
   done
   echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
