@@ -75,6 +75,7 @@ struct JSONLexer {
     /// A string literal's body, from its opening quote to just past its closing one: the bytes between the quotes,
     /// and whether any escape is among them. Escapes and UTF-8 are validated here, so the body can later be copied
     /// (or unescaped) without another check.
+    @inline(__always)
     mutating func scanString() throws(Failure) -> (body: Range<Int>, escaped: Bool) {
         index += 1
         let start = index

@@ -34,9 +34,9 @@ public final class JSONTape: @unchecked Sendable {
     }
 
     public init(parsing bytes: [UInt8]) throws(JSONParser.Failure) {
-        // Offsets are 32-bit: a text this large is refused before any offset could wrap.
-        guard bytes.count < Int(UInt32.max) else {
-            throw JSONParser.Failure(offset: 0, reason: "a text of \(bytes.count) bytes is larger than 4 GiB")
+        // Offsets are 32-bit and open containers' slots 31-bit: a text this large is refused before either could wrap.
+        guard bytes.count < Int(Int32.max) else {
+            throw JSONParser.Failure(offset: 0, reason: "a text of \(bytes.count) bytes is larger than 2 GiB")
         }
         let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<EntryBuffer, JSONParser.Failure> in
             // Roughly one entry per 16 bytes of offer JSON: one allocation for most answers.
@@ -270,6 +270,10 @@ public final class JSONTape: @unchecked Sendable {
         var lexer: JSONLexer
         var entries: EntryBuffer
 
+        /// Marks an open container's slot as an object's (slots stay below 2^31: every entry takes at least one
+        /// byte of the text, which is refused from 2 GiB on).
+        static var objectBit: UInt32 { 1 << 31 }
+
         /// What the loop expects next.
         private enum Expecting { case value, key, afterValue }
 
@@ -290,7 +294,7 @@ public final class JSONTape: @unchecked Sendable {
                     switch lexer.bytes[start] {
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
                         let isObject = lexer.bytes[start] == UInt8(ascii: "{")
-                        open[depth] = UInt32(entries.count)
+                        open[depth] = UInt32(entries.count) | (isObject ? Self.objectBit : 0)
                         depth += 1
                         entries.append(Entry(start: UInt32(start), length: 0, next: 0, kind: isObject ? .object : .array, escaped: false))
                         lexer.index += 1
@@ -318,7 +322,7 @@ public final class JSONTape: @unchecked Sendable {
                     expecting = .value
                 case .afterValue:
                     guard depth > 0 else { return }
-                    let isObject = entries.base[Int(open[depth - 1])].kind == .object
+                    let isObject = open[depth - 1] & Self.objectBit != 0
                     switch try lexer.nextByte(isObject ? "in an object" : "in an array") {
                     case UInt8(ascii: ","):
                         lexer.index += 1
@@ -341,7 +345,7 @@ public final class JSONTape: @unchecked Sendable {
         @inline(__always)
         private mutating func close(_ depth: inout Int, _ open: inout InlineArray<128, UInt32>) {
             depth -= 1
-            let slot = Int(open[depth])
+            let slot = Int(open[depth] & ~Self.objectBit)
             lexer.index += 1
             entries.base[slot].length = UInt32(lexer.index - Int(entries.base[slot].start))
             entries.base[slot].next = UInt32(entries.count)
