@@ -77,6 +77,13 @@ enum Handle {
         return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
     }
 
+    /// `body` with the object behind `pointer`, borrowed without a retain and release around it: for getters
+    /// called in loops over every field of every offer. The host's handle keeps the object alive for the call.
+    static func with<T: AnyObject, Result>(_ pointer: OpaquePointer?, as type: T.Type, _ body: (T) -> Result?) -> Result? {
+        guard let pointer else { return nil }
+        return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer))._withUnsafeGuaranteedRef(body)
+    }
+
     static func retain<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> OpaquePointer? {
         guard let pointer else { return nil }
         _ = Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).retain()

@@ -3,7 +3,7 @@ import BlinkEngageCore
 
 /// A top-level field of the offer behind `offer`, borrowed from its owner.
 private func offerField(_ offer: OpaquePointer?, _ key: OfferKey) -> UnsafePointer<CChar>? {
-    Handle.object(offer, as: Offer.self)?.fieldText(key)
+    Handle.with(offer, as: Offer.self) { $0.fieldText(key) }
 }
 
 @c @implementation
@@ -37,7 +37,7 @@ public func be_offer_terms_html(_ offer: OpaquePointer?) -> UnsafePointer<CChar>
 @c @implementation
 public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let key = valueCall({ () throws(EngineFailure) in try hostBytes(key, "key") }) else { return nil }
-    return Handle.object(offer, as: Offer.self)?.fieldText(key)
+    return Handle.with(offer, as: Offer.self) { $0.fieldText(key) }
 }
 
 @c @implementation
