@@ -5,8 +5,8 @@
 #                   its C API; medians, p99, ratios to the floor, and instructions per fetch from callgrind
 #   tracking_bench  one durable report on the caller's thread and events per second report-to-accepted, beside a
 #                   naive tracker (one blocking libcurl POST per event)
-# Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 2000) and
-# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 5) how many turns the fetch contenders take.
+# Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 4000) and
+# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 10) how many turns the fetch contenders take.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -59,8 +59,8 @@ instructions() {
   done
   echo $(( (counts[1] - counts[0]) / 10 ))
 }
-calls=${BENCH_CALLS:-2000}
-rounds=${BENCH_ROUNDS:-5}
+calls=${BENCH_CALLS:-4000}
+rounds=${BENCH_ROUNDS:-10}
 per_round=$(( calls / rounds ))
 # One table row from "contender round median p99" lines: the median round's median and p99, and the ratio to
 # the floor taken round by round (each round's contenders ran back to back, so a busy moment of the machine
