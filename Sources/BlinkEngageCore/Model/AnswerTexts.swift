@@ -8,8 +8,7 @@ import Musl
 /// time a host asks for that value (most values are never asked for) and kept at a stable address until the
 /// answer's last owner goes. One per answer, shared by its offers and styles: one lock, and the texts copied
 /// into a few large blocks instead of an allocation each.
-// Safe: `slots` and the blocks are read and written only under `mutex`; a filled slot and the bytes it points to
-// never change until deinit frees them.
+// Safe: slots and blocks are touched only under `mutex`, and a filled slot's bytes never change until deinit.
 public final class AnswerTexts: @unchecked Sendable {
     public let tape: JSONTape
     private let mutex = PthreadMutex()
