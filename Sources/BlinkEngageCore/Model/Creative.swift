@@ -19,7 +19,7 @@ public final class Creative: Sendable, Equatable {
         self.tape = tape
         self.texts = texts
         self.position = position
-        // One walk over the creative's members for the four read now (the last occurrence of each wins).
+        // One walk over the creative's members for the five read now (the last occurrence of each wins).
         var url: Int?, type: Int?, width: Int?, height: Int?, primary: Int?
         tape.forEachMember(of: position) { key, value in
             tape.withText(key) { name in
