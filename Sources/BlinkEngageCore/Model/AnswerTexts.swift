@@ -28,37 +28,36 @@ public final class AnswerTexts: @unchecked Sendable {
     }
 
     /// The host-facing text of the value at `position` (see `JSONTape.withText`), NUL-terminated.
-    func text(at position: Int) -> UnsafePointer<CChar>? {
-        guard position >= 0, position < tape.count else { return nil }
-        mutex.lock()
-        defer { mutex.unlock() }
-        let table = slotTable()
-        if let made = table[position] { return made }
-        let made = tape.withText(position) { keep($0) }
-        table[position] = made
-        return made
-    }
+    func text(at position: Int) -> UnsafePointer<CChar>? { made(at: position, .hostText) }
 
     /// The bytes of the value at `position` as received (an offer's own JSON), NUL-terminated.
-    func source(at position: Int) -> UnsafePointer<CChar>? {
+    func source(at position: Int) -> UnsafePointer<CChar>? { made(at: position, .received) }
+
+    private enum Form { case hostText, received }
+
+    /// The slot at `position`, filled on the first request. The slots (one per tape position) are allocated on
+    /// the first request of all. A position is always asked for in one form (one owner reads it), so the first
+    /// answer is the answer. A form, not a closure: a closure here retained the tape on every read.
+    private func made(at position: Int, _ form: Form) -> UnsafePointer<CChar>? {
         guard position >= 0, position < tape.count else { return nil }
         mutex.lock()
         defer { mutex.unlock() }
-        let table = slotTable()
+        let table: UnsafeMutablePointer<UnsafePointer<CChar>?>
+        if let slots {
+            table = slots
+        } else {
+            table = .allocate(capacity: tape.count)
+            table.initialize(repeating: nil, count: tape.count)
+            slots = table
+        }
         if let made = table[position] { return made }
-        let made = tape.sourceBytes(position).withUnsafeBytes { keep($0) }
+        let made: UnsafePointer<CChar>
+        switch form {
+        case .hostText: made = tape.withText(position) { keep($0) }
+        case .received: made = tape.sourceBytes(position).withUnsafeBytes { keep($0) }
+        }
         table[position] = made
         return made
-    }
-
-    /// The slots, one per tape position, allocated on the first request; under `mutex`. A position is always
-    /// asked for the same way (one owner reads it), so the first answer is the answer.
-    private func slotTable() -> UnsafeMutablePointer<UnsafePointer<CChar>?> {
-        if let slots { return slots }
-        let table = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: tape.count)
-        table.initialize(repeating: nil, count: tape.count)
-        slots = table
-        return table
     }
 
     /// A NUL-terminated copy of `bytes` in the newest block, or a block of its own when larger than one.
