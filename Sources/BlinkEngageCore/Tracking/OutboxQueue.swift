@@ -103,10 +103,21 @@ struct OutboxQueue {
     mutating func append(_ item: OutboxItem, memoryOnly: Bool = false, journalEnd: Int? = nil) {
         countQueued(item)
         guard entries[item.id] == nil else { return }
-        entries[item.id] = Entry(item: item, memoryOnly: memoryOnly, journaled: journalEnd != nil)
-        if !item.isEvent { beaconCount += 1 }
+        add(Entry(item: item, memoryOnly: memoryOnly, journaled: journalEnd != nil))
         order.append(item.id)
         if let journalEnd { journaled.append((item.id, journalEnd)) }
+    }
+
+    /// A new entry under its item's id; the one place, with `remove`, that keeps `beaconCount`.
+    private mutating func add(_ entry: Entry) {
+        entries[entry.item.id] = entry
+        if !entry.item.isEvent { beaconCount += 1 }
+    }
+
+    /// Removes the entry of `id`, if any, keeping `beaconCount`.
+    private mutating func remove(_ id: Int64) {
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        if !entry.item.isEvent { beaconCount -= 1 }
     }
 
     /// Counts a report without queueing it: its row was already read from the store (see Outbox.enqueue).
@@ -129,8 +140,7 @@ struct OutboxQueue {
                 let (deadline, overflow) = nowMonotonic.addingReportingOverflow(capped)
                 entry.notBefore = overflow ? UInt64.max : deadline
             }
-            entries[row.item.id] = entry
-            if !row.item.isEvent { beaconCount += 1 }
+            add(entry)
             order.append(row.item.id)
         }
         order = order.filter { entries[$0] != nil }
@@ -145,10 +155,7 @@ struct OutboxQueue {
     /// Forgets stored entries the store no longer holds (delivered by a previous owner), except those in flight
     /// or in memory only.
     mutating func forgetMissing(from stored: Set<Int64>) {
-        for (id, entry) in entries where !stored.contains(id) && !entry.inFlight && entry.isStored {
-            entries[id] = nil
-            if !entry.item.isEvent { beaconCount -= 1 }
-        }
+        for (id, entry) in entries where !stored.contains(id) && !entry.inFlight && entry.isStored { remove(id) }
     }
 
     /// What of the journal can be moved into the table now: its records up to the first whose item is being sent
@@ -231,8 +238,7 @@ struct OutboxQueue {
         var dropped: [OutboxItem] = []
         for id in order where excess > 0 {
             guard let entry = entries[id], !entry.inFlight else { continue }
-            entries[id] = nil
-            if !entry.item.isEvent { beaconCount -= 1 }
+            remove(id)
             statistics.countDrop(of: entry.item, .overflow)
             dropped.append(entry.item)
             excess -= 1
@@ -250,8 +256,7 @@ struct OutboxQueue {
         for id in order {
             guard let entry = entries[id] else { continue }
             if entry.item.createdMilliseconds < oldestAllowedMilliseconds, !entry.inFlight {
-                entries[id] = nil
-                if !entry.item.isEvent { beaconCount -= 1 }
+                remove(id)
                 statistics.countDrop(of: entry.item, .expired)
                 dropped.append(entry.item)
             } else {
@@ -354,14 +359,12 @@ struct OutboxQueue {
             entry.inFlight = false
             switch verdict {
             case .delivered:
-                entries[item.id] = nil
-                if !isEvent { beaconCount -= 1 }
+                remove(item.id)
                 if isEvent { statistics.eventsDelivered += 1 } else { statistics.beaconsDelivered += 1 }
                 if entry.isStored { settlement.delete.append(item.id) }
                 continue
             case .reject:
-                entries[item.id] = nil
-                if !isEvent { beaconCount -= 1 }
+                remove(item.id)
                 statistics.countDrop(of: item, .rejected)
                 if entry.isStored { settlement.delete.append(item.id) }
                 continue
