@@ -95,6 +95,14 @@ public final class Outbox: Sendable {
             if queue.activeFlushes > 0 { renamed[oldID] = newID }
             return true
         }
+
+        /// Records that journaled items are now the rows `renames` names; returns the rows of those no longer
+        /// queued (dropped while journaled), which must be deleted.
+        mutating func stored(journaled renames: [(old: Int64, new: Int64)]) -> [Int64] {
+            let orphans = queue.stored(journaled: renames)
+            if queue.activeFlushes > 0 { for rename in renames { renamed[rename.old] = rename.new } }
+            return orphans
+        }
     }
 
     public let settings: Settings
@@ -606,8 +614,7 @@ public final class Outbox: Sendable {
                 // Erasure may have replaced the journal meanwhile; the rows of what it erased are orphans.
                 guard intake.withLock({ $0.journal?.name == snapshot.name }) else { return rowIDs }
                 let renames = zip(snapshot.items, rowIDs).map { (old: $0.id, new: $1) }
-                let orphans = state.queue.stored(journaled: renames)  // dropped (cap, age) while journaled
-                if state.queue.activeFlushes > 0 { for rename in renames { state.renamed[rename.old] = rename.new } }
+                let orphans = state.stored(journaled: renames)  // dropped (cap, age) while journaled
                 state.queue.forgetJournaled(first: snapshot.count)
                 // Ids are handed out in order: when ours follow the last row read, no other process's row lies
                 // before them, and reading new rows need not read ours again.
