@@ -91,15 +91,14 @@ final class SQLiteOutboxStore: OutboxStore {
 
     /// How many bytes of `journal` are already in the table (0 for one never moved); nil when unreadable.
     func journalConsumed(_ journal: String) -> Int? {
+        try? database.withConnection { session throws(EngineFailure) in try Self.journalConsumed(journal, in: session) }
+    }
+
+    /// `journalConsumed` in an open session (the storage inspection reads it read-only).
+    static func journalConsumed(_ journal: String, in session: Database.Session) throws(EngineFailure) -> Int {
         var consumed = 0
-        do {
-            try database.withConnection { session throws(EngineFailure) in
-                try session.run("SELECT consumed FROM outbox_journal WHERE name = ?", [.text(journal)]) { row throws(EngineFailure) in
-                    consumed = Int(clamping: max(0, row.integer(0)))
-                }
-            }
-        } catch {
-            return nil
+        try session.run("SELECT consumed FROM outbox_journal WHERE name = ?", [.text(journal)]) { row throws(EngineFailure) in
+            consumed = Int(clamping: max(0, row.integer(0)))
         }
         return consumed
     }

@@ -20,6 +20,11 @@ public enum StorageInspection {
         guard FileIO.isReadableFile(path) else { throw .notFound("no storage for this API key under \(root)") }
         var info = StorageInfo()
         let now = WallClock.milliseconds()
+        /// An item created then (a stored number, checked) may be the oldest queued.
+        func noteAge(createdMilliseconds: Int64) {
+            let (age, overflow) = now.subtractingReportingOverflow(createdMilliseconds)
+            if !overflow, age > 0 { info.oldestItemAgeSeconds = max(info.oldestItemAgeSeconds, UInt64(age / 1000)) }
+        }
         try Database.readOnly(path: path) { session throws(EngineFailure) in
             try session.run("SELECT kind, COUNT(*), MIN(created_ms) FROM outbox GROUP BY kind") { row throws(EngineFailure) in
                 let count = UInt64(max(row.integer(1), 0))
@@ -28,21 +33,17 @@ public enum StorageInspection {
                 case SQLiteOutboxStore.eventKind: info.eventsQueued = count
                 default: break
                 }
-                let (age, overflow) = now.subtractingReportingOverflow(row.integer(2))
-                if !overflow, age > 0 { info.oldestItemAgeSeconds = max(info.oldestItemAgeSeconds, UInt64(age / 1000)) }
+                noteAge(createdMilliseconds: row.integer(2))
             }
             info.hasIdentity = try IdentityStore.currentIdentity(in: session) != nil
             // Reports still in journals (a running instance's, or one that died) are queued too.
             for file in FileIO.listing(directory) where OutboxJournal.isJournal(file.name) {
-                var consumed = 0
-                try? session.run("SELECT consumed FROM outbox_journal WHERE name = ?", [.text(file.name)]) { row throws(EngineFailure) in
-                    consumed = Int(clamping: max(0, row.integer(0)))
-                }
+                // A database from before journals has no progress table: the whole journal is queued then.
+                let consumed = (try? SQLiteOutboxStore.journalConsumed(file.name, in: session)) ?? 0
                 guard let bytes = FileIO.contents(of: directory + "/" + file.name, limit: OutboxJournal.maximumBytes) else { continue }
                 for record in JournalRecord.decode(bytes, from: consumed).records {
                     if case .beacon = record.payload { info.beaconsQueued += 1 } else { info.eventsQueued += 1 }
-                    let (age, overflow) = now.subtractingReportingOverflow(record.createdMilliseconds)
-                    if !overflow, age > 0 { info.oldestItemAgeSeconds = max(info.oldestItemAgeSeconds, UInt64(age / 1000)) }
+                    noteAge(createdMilliseconds: record.createdMilliseconds)
                 }
             }
         }
