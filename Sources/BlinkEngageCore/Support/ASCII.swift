@@ -7,6 +7,10 @@ enum ASCII {
         isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
+    /// Space, tab, line feed, vertical tab, form feed or carriage return: what header and zone ad lines are
+    /// padded with (ASCII only, without Unicode's character tables).
+    static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
     /// Only digits, and at least one.
     static func isDigits(_ text: some StringProtocol) -> Bool { !text.isEmpty && text.utf8.allSatisfy(isDigit) }
 

@@ -5,15 +5,9 @@ extension String {
     /// lines and zone ad lines are padded with. Byte by byte, without Unicode's character tables.
     var trimmed: String {
         let bytes = utf8
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = bytes.firstIndex(where: { !ASCII.isWhitespace($0) }),
+              let last = bytes.lastIndex(where: { !ASCII.isWhitespace($0) }) else { return "" }
         return String(Substring(bytes[first...last]))
-    }
-
-    /// Upper-case ASCII letters made lower-case, everything else kept: header names, media types, directives.
-    var asciiLowercased: String {
-        guard utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return self }
-        return String(decoding: utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The first occurrence of `needle`, compared byte for byte in UTF-8; nil when absent or `needle` is empty.

@@ -63,11 +63,10 @@ public struct HTTPResponse: Sendable, Equatable {
     /// `headerField` of the bytes libcurl hands over, read as bytes: no String is made but the two kept.
     static func headerField(_ line: UnsafeBufferPointer<UInt8>) -> (name: String, value: String)? {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
         func trimmed(_ range: Range<Int>) -> Range<Int> {
             var lower = range.lowerBound, upper = range.upperBound
-            while lower < upper, isSpace(line[lower]) { lower += 1 }
-            while upper > lower, isSpace(line[upper - 1]) { upper -= 1 }
+            while lower < upper, ASCII.isWhitespace(line[lower]) { lower += 1 }
+            while upper > lower, ASCII.isWhitespace(line[upper - 1]) { upper -= 1 }
             return lower..<upper
         }
         let name = trimmed(0..<colon), value = trimmed(colon + 1..<line.count)
