@@ -55,7 +55,9 @@ public enum OfferKey: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The key `bytes` spell, if documented: by length first, then at most three comparisons.
+    /// The key `bytes` spell, if documented: by length first, then at most three comparisons. It spells out
+    /// `wireName` again because it runs for every member of every offer and every field read (a loop over
+    /// `allCases` costs several times more); `documentedOfferKeysRoundTrip` holds the two together.
     init?(_ bytes: UnsafeRawBufferPointer) {
         func spells(_ name: StaticString) -> Bool { JSONTape.equal(bytes, name) }
         let key: OfferKey?
