@@ -1,7 +1,8 @@
 /* BlinkEngage through its C API, from a C host in dispatch mode (callbacks on this thread): fetch, then read
  * every field of every offer the API exposes; nested containers (beacons, creatives, tags) through
- * be_offer_json, as a host wanting them would.
- *   fetch_blinkengage MOMENTS_URL CALLS */
+ * be_offer_json, as a host wanting them would. With "dispatch-io" the fetches' I/O runs in be_sdk_dispatch
+ * too (BE_FETCH_IO_ON_DISPATCH); without it, on the SDK's transport thread.
+ *   fetch_blinkengage MOMENTS_URL CALLS [dispatch-io] */
 #define _POSIX_C_SOURCE 200809L
 #include <poll.h>
 #include <string.h>
@@ -49,6 +50,7 @@ int main(int argc, char **argv) {
     be_config_set_moments_url(config, argv[1]);
     be_config_set_storage_dir(config, storage);
     be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH);
+    if (argc > 3 && strcmp(argv[3], "dispatch-io") == 0) be_config_set_fetch_io(config, BE_FETCH_IO_ON_DISPATCH);
     if (be_sdk_start(config, &sdk) != BE_OK) return 1;
     request = be_moments_request_new();
     be_moments_request_set_payload(request, "placement", "checkout");

@@ -116,6 +116,12 @@ typedef enum be_callback_mode {
     BE_CALLBACKS_ON_DISPATCH = 1    /**< on whichever host thread calls be_sdk_dispatch() */
 } be_callback_mode;
 
+/** Where offer fetches do their network I/O (be_config_set_fetch_io()). */
+typedef enum be_fetch_io {
+    BE_FETCH_IO_ON_SDK_THREAD = 0, /**< on the SDK's transport thread (the default) */
+    BE_FETCH_IO_ON_DISPATCH = 1    /**< inside be_sdk_dispatch(), on the dispatching host thread */
+} be_fetch_io;
+
 /** Severity of a log message. */
 typedef enum be_log_level { BE_LOG_DEBUG = 0, BE_LOG_INFO = 1, BE_LOG_WARNING = 2, BE_LOG_ERROR = 3 } be_log_level;
 
@@ -269,6 +275,21 @@ be_status be_config_set_development(be_config *config, int enabled);
 be_status be_config_set_callback_mode(be_config *config, be_callback_mode mode);
 
 /**
+ * Where offer fetches (be_sdk_fetch_moments_offers(), be_sdk_prefetch_moments_offers()) do their network I/O.
+ * Default BE_FETCH_IO_ON_SDK_THREAD. With BE_FETCH_IO_ON_DISPATCH the SDK's thread takes no part in them: the
+ * host thread in be_sdk_dispatch() sends the request, reads the answer, decodes it and runs the callback, so no
+ * thread is woken between the answer and the callback. be_sdk_dispatch_fd() is then also readable while a fetch
+ * has I/O to do, and a fetch makes progress (its timeout included) only while the host dispatches when that
+ * descriptor is readable. Needs BE_CALLBACKS_ON_DISPATCH: be_sdk_start() refuses it with the other mode
+ * (BE_ERR_INVALID_ARGUMENT). With a host-supplied transport (be_config_set_http_transport()) it changes
+ * nothing: fetches go through that transport. Tracking, the feed, zone ads and images keep their threads.
+ * @param config the configuration; NULL is refused.
+ * @param io where fetches do their I/O; other values are refused.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or an unknown value (the configuration is then unchanged).
+ */
+be_status be_config_set_fetch_io(be_config *config, be_fetch_io io);
+
+/**
  * Installs a log handler for messages at `min_level` and above. `fn` NULL removes the handler.
  * See be_log_fn for its threading rules. `user_data` is passed back untouched.
  */
@@ -392,6 +413,8 @@ be_status be_sdk_clear_user_identity(be_sdk *sdk);
 
 /**
  * Dispatch mode only: runs up to `max_callbacks` queued callbacks (all of them when <= 0) on the calling thread.
+ * With BE_FETCH_IO_ON_DISPATCH it first does the fetches' network I/O that is ready, without waiting, and runs
+ * the callbacks of the fetches that finished in the same call.
  * Callbacks run one at a time across every dispatching thread: a call made while another thread is dispatching
  * returns 0 at once (that thread runs what waits), and so does a call from inside a callback. Any thread.
  * @param sdk the instance; NULL returns 0.
@@ -402,8 +425,10 @@ be_status be_sdk_clear_user_identity(be_sdk *sdk);
 int be_sdk_dispatch(be_sdk *sdk, int max_callbacks);
 
 /**
- * Dispatch mode only: a descriptor that is readable while callbacks wait, for poll/epoll/GLib/libuv loops.
- * Owned by the SDK: never read, write or close it; it stays valid until be_sdk_shutdown(). Any thread.
+ * Dispatch mode only: a descriptor that is readable while callbacks wait, for poll/epoll/GLib/libuv loops; with
+ * BE_FETCH_IO_ON_DISPATCH also while a fetch has network I/O or a timeout to handle (be_sdk_dispatch() may then
+ * run no callback). Owned by the SDK: never read, write or close it; it stays valid until be_sdk_shutdown().
+ * Any thread.
  * @param sdk the instance; NULL returns -1.
  * @return the descriptor; -1 in the other mode, for NULL, or in a forked child.
  */

@@ -96,6 +96,16 @@ public func be_config_set_callback_mode(_ config: OpaquePointer?, _ mode: be_cal
 }
 
 @c @implementation
+public func be_config_set_fetch_io(_ config: OpaquePointer?, _ io: be_fetch_io) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        guard let io = SDKConfiguration.FetchIO(rawValue: Int(io.rawValue)) else {
+            throw .invalidArgument("unknown fetch I/O \(io.rawValue)")
+        }
+        configuration.fetchIO = io
+    }
+}
+
+@c @implementation
 public func be_config_set_log_handler(
     _ config: OpaquePointer?, _ fn: be_log_fn?, _ min_level: be_log_level, _ user_data: UnsafeMutableRawPointer?
 ) -> be_status {

@@ -32,4 +32,17 @@ static inline CURLcode be_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info,
 static inline CURLMcode be_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }
+/* The multi handle's socket and timer callbacks, for a transport whose sockets the host's own poll watches
+ * (DrivenTransport). */
+typedef int (*be_curl_socket_fn)(CURL *easy, curl_socket_t socket, int what, void *user_data, void *socket_data);
+static inline CURLMcode be_curl_multi_setopt_socket_fn(CURLM *multi, be_curl_socket_fn fn) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, fn);
+}
+typedef int (*be_curl_timer_fn)(CURLM *multi, long timeout_ms, void *user_data);
+static inline CURLMcode be_curl_multi_setopt_timer_fn(CURLM *multi, be_curl_timer_fn fn) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, fn);
+}
+static inline CURLMcode be_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
 #endif

@@ -17,13 +17,16 @@ final class CallbackQueue: Sendable {
         var closing = false
         /// A host thread is draining in dispatch mode; others return at once instead of running jobs beside it.
         var draining = false
+        /// Whether the dispatch pipe holds its byte.
+        var signalled = false
         var pending: Int { jobs.count - head }
     }
 
     let mode: SDKConfiguration.CallbackMode
     private let state = ConditionLock(State())
     private let thread = Locked<NativeThread?>(nil)
-    /// Dispatch mode: the read end of a pipe that holds one byte exactly while jobs wait.
+    /// Dispatch mode: the read end of a pipe that holds one byte exactly while jobs wait and no host thread drains
+    /// (a drain runs what is queued meanwhile, so jobs queued from inside it, by driven fetches, cost no byte).
     let readinessDescriptor: Int32
     private let readinessWriter: Int32
 
@@ -57,16 +60,22 @@ final class CallbackQueue: Sendable {
     func enqueue(_ job: @escaping Job) {
         state.withLock { state in
             state.jobs.append(job)
-            if readinessDescriptor >= 0, state.pending == 1 {
-                var one: UInt8 = 1
-                _ = write(readinessWriter, &one, 1)
-            }
+            if !state.draining { signal(&state) }
         }
+    }
+
+    /// Puts the byte in the pipe, under the lock, if jobs wait and it is not there yet.
+    private func signal(_ state: inout State) {
+        guard readinessDescriptor >= 0, state.pending > 0, !state.signalled else { return }
+        var one: UInt8 = 1
+        _ = write(readinessWriter, &one, 1)
+        state.signalled = true
     }
 
     /// Dispatch mode: runs up to `maximum` jobs (all when <= 0) on this thread; returns how many ran. Returns 0
     /// at once inside a callback, or while another thread is draining (its drain runs what is queued).
-    func dispatch(maximum: Int) -> Int {
+    /// `first` runs before the jobs, admitted like them: one thread at a time, never inside a callback.
+    func dispatch(maximum: Int, first: () -> Void = {}) -> Int {
         guard mode == .dispatch, !isCurrentThreadInCallback else { return 0 }
         let admitted = state.withLock { state -> Bool in
             guard !state.draining else { return false }
@@ -74,7 +83,8 @@ final class CallbackQueue: Sendable {
             return true
         }
         guard admitted else { return 0 }
-        defer { state.withLock { $0.draining = false } }
+        defer { state.withLock { $0.draining = false; signal(&$0) } }  // what is left over (`maximum`)
+        first()
         var ran = 0
         while maximum <= 0 || ran < maximum, let job = takeJob() {
             CallbackContext.run(for: self, job)
@@ -112,9 +122,10 @@ final class CallbackQueue: Sendable {
         if state.pending == 0 {
             state.jobs.removeAll(keepingCapacity: true)
             state.head = 0
-            if readinessDescriptor >= 0 {
+            if state.signalled {
                 var byte: UInt8 = 0
                 _ = read(readinessDescriptor, &byte, 1)
+                state.signalled = false
             }
         }
         return job

@@ -17,7 +17,8 @@ import Musl
 ///   there is none: host threads run callbacks in `be_sdk_dispatch`, one at a time.
 /// - `be-images` (from the first `be_sdk_fetch_image`): drives libcurl for images, with its own 8 connections
 ///   (4 per host), and reads and writes the disk cache of images between transfers.
-/// Registration retries wait on a timer of the `be-transport` thread. Host calls run on the host's threads and
+/// With BE_FETCH_IO_ON_DISPATCH, Moments fetches use none of these: the host thread in `be_sdk_dispatch` drives
+/// them (`DrivenTransport`). Registration retries wait on a timer of the `be-transport` thread. Host calls run on the host's threads and
 /// only take short locks, except `flush` (which waits, bounded) and `shutdown`.
 public final class SDK: Sendable {
     private enum Phase { case running, stopping, stopped }
@@ -37,6 +38,10 @@ public final class SDK: Sendable {
     /// Third-party tracking beacons, with connections of their own.
     let beaconTransport: any Transport
     let callbacks: CallbackQueue
+    /// Moments fetches and prefetches when they do their I/O in `dispatch` (BE_FETCH_IO_ON_DISPATCH); nil otherwise.
+    let drivenFetches: DrivenTransport?
+    /// Where Moments fetches and prefetches go.
+    private var fetchTransport: any Transport { drivenFetches ?? transport }
     /// The durable queue of beacons and events.
     public let outbox: Outbox
     let registrar: Registrar
@@ -108,6 +113,15 @@ public final class SDK: Sendable {
             throw error
         }
         do {
+            drivenFetches = try configuration.makeDrivenFetchTransport(Self.firstPartyTransport,
+                                                                      alsoReadableWith: callbacks.readinessDescriptor)
+        } catch {
+            callbacks.close()
+            transport.shutdown()
+            beaconTransport.shutdown()
+            throw error
+        }
+        do {
             outbox = try Outbox(
                 settings: Outbox.Settings(
                     apiKey: configuration.apiKey, engageURL: configuration.engageURL,
@@ -118,6 +132,7 @@ public final class SDK: Sendable {
                 logger: logger)
         } catch {
             callbacks.close()  // joins its thread: nothing the failed start made may outlive it
+            drivenFetches?.shutdown()
             transport.shutdown()
             beaconTransport.shutdown()
             throw error
@@ -221,7 +236,7 @@ public final class SDK: Sendable {
             logger.warning("Moments request refused: \(error.message)")
             return completion(.failure(error))
         }
-        transport.send(httpRequest) { [logger] outcome in
+        fetchTransport.send(httpRequest) { [logger] outcome in
             var warnings: [String] = []
             let result = MomentsResponseDecoder.decode(outcome, warnings: &warnings)
             for warning in warnings { logger.warning("Moments answer: \(warning)") }
@@ -243,22 +258,25 @@ public final class SDK: Sendable {
         }
     }
 
-    /// Dispatch mode: runs up to `maximum` queued callbacks here (all when <= 0). 0 in a forked child (the
-    /// parent's callbacks are not the child's to run), inside a callback, or while another thread dispatches.
+    /// Dispatch mode: does the fetches' ready I/O when they are driven here, then runs up to `maximum` queued
+    /// callbacks here (all when <= 0). 0 in a forked child (the parent's callbacks are not the child's to run),
+    /// inside a callback, or while another thread dispatches.
     public func dispatch(maximum: Int) -> Int {
         guard !isForkedChild else { return 0 }
-        return callbacks.dispatch(maximum: maximum)
+        guard let drivenFetches else { return callbacks.dispatch(maximum: maximum) }
+        return callbacks.dispatch(maximum: maximum) { drivenFetches.drive() }
     }
 
-    /// Dispatch mode: the descriptor that is readable while callbacks wait; -1 otherwise and in a forked child.
-    public var dispatchDescriptor: Int32 { isForkedChild ? -1 : callbacks.readinessDescriptor }
+    /// Dispatch mode: the descriptor that is readable while callbacks wait (or driven fetches have I/O to do);
+    /// -1 otherwise and in a forked child.
+    public var dispatchDescriptor: Int32 { isForkedChild ? -1 : drivenFetches?.descriptor ?? callbacks.readinessDescriptor }
 
     /// Counters since start: requests and the tracking queue.
     public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64,
                                                        images: ImageStatistics) {
         try hostCall { () throws(EngineFailure) in
             let images = self.images.statistics
-            return (transport.requestsSent + beaconTransport.requestsSent + images.requests, outbox.statistics, prefetches.hits, images)
+            return (transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests, outbox.statistics, prefetches.hits, images)
         }
     }
 
@@ -298,6 +316,7 @@ public final class SDK: Sendable {
         // Cancelled sends keep their items: they are delivered after the next start.
         transport.shutdown()
         beaconTransport.shutdown()
+        drivenFetches?.shutdown()
         images.close()
         // Loads still waiting for a registration get the cancellation error now.
         registrar.stop()
@@ -314,6 +333,7 @@ public final class SDK: Sendable {
         lifecycle.withLock { $0.phase = .stopped }
         transport.abandonAfterFork()
         beaconTransport.abandonAfterFork()
+        drivenFetches?.abandonAfterFork()
         images.abandonAfterFork()
         outbox.abandonAfterFork()
         callbacks.abandonAfterFork()

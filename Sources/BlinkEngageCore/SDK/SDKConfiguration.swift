@@ -1,6 +1,8 @@
 /// Everything `be_sdk_start` copies from a `be_config`.
 public struct SDKConfiguration: Sendable {
     public enum CallbackMode: Int, Sendable { case sdkThread = 0, dispatch = 1 }
+    /// Where offer fetches do their network I/O (`be_fetch_io`).
+    public enum FetchIO: Int, Sendable { case sdkThread = 0, dispatch = 1 }
 
     public static let defaultMomentsURL = "https://api.adspostx.com/native/v4"
     public static let defaultTimeoutMilliseconds: UInt32 = 15_000
@@ -18,6 +20,7 @@ public struct SDKConfiguration: Sendable {
     public var timeoutMilliseconds = defaultTimeoutMilliseconds
     public var development = false
     public var callbackMode = CallbackMode.sdkThread
+    public var fetchIO = FetchIO.sdkThread
     public var logHandler: LogHandler?
     public var logMinimumLevel = LogLevel.info
     public var outboxMaximumItems = defaultOutboxMaximumItems
@@ -82,6 +85,18 @@ public struct SDKConfiguration: Sendable {
 
     /// A transport for `options`: the host's when it gave one, else libcurl with the network settings
     /// (the pinned keys only where `pinned`: first-party requests; pixel and image hosts are not the service).
+    /// The transport of offer fetches when they do their I/O in `be_sdk_dispatch`: nil on the SDK's thread, and
+    /// with a host-supplied transport (fetches go through it). `alsoReadableWith` joins the dispatch descriptor.
+    func makeDrivenFetchTransport(_ options: TransportOptions, alsoReadableWith descriptor: Int32) throws(EngineFailure) -> DrivenTransport? {
+        guard fetchIO == .dispatch, hostHTTPSend == nil else { return nil }
+        guard callbackMode == .dispatch else {
+            throw .invalidArgument("BE_FETCH_IO_ON_DISPATCH needs BE_CALLBACKS_ON_DISPATCH")
+        }
+        var options = options
+        options.network = network
+        return try DrivenTransport(options: options, alsoReadableWith: descriptor)
+    }
+
     func makeTransport(_ options: TransportOptions, pinned: Bool) throws(EngineFailure) -> any Transport {
         if let hostHTTPSend { return try HostTransport(options: options, send: hostHTTPSend) }
         var options = options

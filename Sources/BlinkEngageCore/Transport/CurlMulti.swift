@@ -1,0 +1,72 @@
+internal import CCurl
+
+/// One libcurl multi handle and the transfers on it, shared by the two ways of driving it: a thread of its own
+/// (`CurlTransport`) or whichever thread calls `drive` (`DrivenTransport`). Every request sent through it shares
+/// its connections (keep-alive, a total-connection cap).
+// Safe: used by one thread at a time: the transport thread, or the driving thread under the transport's
+// driver lock; deinit runs after both are done with it.
+final class CurlMulti: @unchecked Sendable {
+    let raw: UnsafeMutableRawPointer
+    private let network: NetworkOptions
+    private var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
+    /// Easy handles of finished requests, reset, for the next ones: a new handle costs an allocation of
+    /// libcurl's whole per-transfer state and its zeroing, every request.
+    private var idle: [UnsafeMutableRawPointer] = []
+    /// How many finished easy handles are kept for reuse.
+    private static let idleHandles = 4
+
+    init(options: TransportOptions) throws(EngineFailure) {
+        guard CurlGlobal.isReady else { throw .invalidState("libcurl could not be initialised") }
+        guard let raw = curl_multi_init() else { throw .noMemory("libcurl could not create a multi handle") }
+        self.raw = raw
+        network = options.network
+        _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maximumTotalConnections)
+        _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, options.maximumConnectionsPerHost)
+    }
+
+    deinit {
+        for (handle, _) in active { curl_multi_remove_handle(raw, handle) }
+        for handle in idle { curl_easy_cleanup(handle) }
+        curl_multi_cleanup(raw)
+    }
+
+    /// Whether a transfer is in flight.
+    var isBusy: Bool { !active.isEmpty }
+
+    /// Starts `request`; when it cannot start, `completion` runs now with the reason.
+    func start(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
+        do {
+            let easy = try EasyHandle(reusing: idle.popLast(), request: request, network: network, completion: completion)
+            let added = curl_multi_add_handle(raw, easy.rawHandle)
+            guard added == CURLM_OK else {
+                return completion(.failure(.network(String(cString: curl_multi_strerror(added)))))
+            }
+            active[easy.rawHandle] = easy
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// Runs the completion of every transfer libcurl reports done, and keeps their handles for reuse.
+    func completeFinished() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(raw, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                  let easy = active.removeValue(forKey: handle) else { continue }
+            let code = message.pointee.data.result
+            curl_multi_remove_handle(raw, handle)
+            easy.completion(easy.outcome(code))
+            if idle.count < Self.idleHandles { idle.append(easy.takeHandleForReuse()) }
+        }
+    }
+
+    /// Ends every transfer in flight; each completion runs now with `.cancelled`.
+    func cancelAll() {
+        let cancelled = active
+        active = [:]
+        for (handle, easy) in cancelled {
+            curl_multi_remove_handle(raw, handle)
+            easy.completion(.failure(.cancelled))
+        }
+    }
+}

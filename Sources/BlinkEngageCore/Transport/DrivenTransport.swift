@@ -1,0 +1,214 @@
+internal import CCurl
+internal import CSystemShims
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// HTTP over libcurl with no thread of its own: whoever calls `drive` does the I/O that is ready, and the
+/// completions run there. With BE_FETCH_IO_ON_DISPATCH, offer fetches go through one that `be_sdk_dispatch`
+/// drives, so the host's thread reads the answer, decodes it and runs the callback: no thread is woken between
+/// the socket and the callback, where the threaded path wakes two.
+///
+/// `descriptor` is readable whenever `drive` has something to do. It is an epoll set of libcurl's sockets (kept
+/// by libcurl's socket callback), a timer for libcurl's timeouts, a timer for `schedule`, the wake-up signal
+/// `send` writes, and the one descriptor the owner adds (the callback queue's pipe), which `drive` leaves alone.
+public final class DrivenTransport: Transport {
+    /// The transfers, under the driver lock: one thread drives at a time.
+    private let driver: Locked<CurlMulti>
+    private let watch: Watch
+    private let waker: WakeSignal
+    private let ownersDescriptor: Int32
+    private let state = Locked(TransportState())
+    public let options: TransportOptions
+    /// Rounds of "act on what is ready" one `drive` makes at most, so a socket that stays ready cannot hold the
+    /// host's thread: what is left makes `descriptor` readable again.
+    private static let maximumRounds = 8
+
+    /// - Parameter ownersDescriptor: a descriptor `descriptor` is also readable with (-1 for none).
+    public init(options: TransportOptions, alsoReadableWith ownersDescriptor: Int32) throws(EngineFailure) {
+        let multi = try CurlMulti(options: options)
+        watch = try Watch()
+        waker = try WakeSignal(watching: nil)
+        self.ownersDescriptor = ownersDescriptor
+        self.options = options
+        for descriptor in [waker.descriptor, watch.timeouts, watch.timers, ownersDescriptor] where descriptor >= 0 {
+            guard be_epoll_watch(watch.epoll, descriptor, 1) == 0 else {
+                throw .invalidState("cannot watch a descriptor in the dispatch descriptor (errno \(errno))")
+            }
+        }
+        let context = Unmanaged.passUnretained(watch).toOpaque()
+        _ = be_curl_multi_setopt_socket_fn(multi.raw) { _, socket, what, context, _ in
+            let watch = Unmanaged<Watch>.fromOpaque(context!).takeUnretainedValue()
+            // CURL_POLL_IN 1, OUT 2, INOUT 3 are the shim's interest bits; REMOVE forgets the socket.
+            _ = be_epoll_watch(watch.epoll, socket, what == CURL_POLL_REMOVE ? 0 : what & 3)
+            return 0
+        }
+        _ = be_curl_multi_setopt_pointer(multi.raw, CURLMOPT_SOCKETDATA, context)
+        _ = be_curl_multi_setopt_timer_fn(multi.raw) { _, milliseconds, context in
+            let watch = Unmanaged<Watch>.fromOpaque(context!).takeUnretainedValue()
+            // "Now" is taken by the drive in progress (every libcurl call is made inside one), without a
+            // round trip through the timer; -1 disarms.
+            watch.timeout.withLock { timeout in
+                timeout.dueNow = milliseconds == 0
+                let armed = milliseconds > 0
+                // Disarming a disarmed timer is a system call for nothing, once per request.
+                if armed || timeout.armed { _ = be_timerfd_arm(watch.timeouts, armed ? milliseconds : -1) }
+                timeout.armed = armed
+            }
+            return 0
+        }
+        _ = be_curl_multi_setopt_pointer(multi.raw, CURLMOPT_TIMERDATA, context)
+        driver = Locked(multi)
+    }
+
+    deinit {
+        shutdown()
+        // libcurl calls the socket callback while it cleans up; `watch` may be gone by then.
+        driver.withLock { multi in
+            _ = be_curl_multi_setopt_socket_fn(multi.raw, nil)
+            _ = be_curl_multi_setopt_timer_fn(multi.raw, nil)
+        }
+    }
+
+    /// Readable whenever `drive` has something to do, or the owner's descriptor is readable. Poll it; never read it.
+    public var descriptor: Int32 { watch.epoll }
+
+    /// Queues a request, started by the next `drive`. `completion` runs exactly once, inside a `drive` or
+    /// `shutdown`; after `shutdown` it runs with `.cancelled` on the calling thread.
+    public func send(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
+        guard state.withLock({ $0.accept(request, completion: completion) }) else { return completion(.failure(.cancelled)) }
+        waker.signal()
+    }
+
+    /// Runs `action` in the first `drive` about `nanoseconds` from now. Dropped when the transport shuts down first.
+    public func schedule(afterNanoseconds nanoseconds: UInt64, _ action: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            if state.schedule(afterNanoseconds: nanoseconds, action) { armTimers(state) }
+        }
+    }
+
+    /// Sets `watch.timers` to the next timer; under the state lock, so the setting is the latest list's.
+    private func armTimers(_ state: TransportState) {
+        _ = be_timerfd_arm(watch.timers, state.nextTimer.map { Int(MonotonicClock.pollMilliseconds(until: $0)) } ?? -1)
+    }
+
+    public var requestsSent: UInt64 { state.withLock { $0.requestsSent } }
+
+    /// Cancels everything in flight and queued; every completion has run on return. Waits for a drive in progress.
+    public func shutdown() {
+        state.withLock { $0.stop() }
+        driver.withLock { multi in
+            let (incoming, _) = state.withLock { $0.takeWork() }
+            multi.cancelAll()
+            for (_, completion) in incoming { completion(.failure(.cancelled)) }
+        }
+    }
+
+    /// In a forked child: accepts nothing more; the parent's transfers are not the child's to touch.
+    public func abandonAfterFork() { state.withLock { $0.abandon() } }
+
+    /// Does what is ready now, without waiting: starts queued requests, moves data on ready sockets, lets libcurl
+    /// handle its due timeouts, and runs the completions of finished transfers and the due timers. Any thread;
+    /// a second thread waits for the first.
+    public func drive() {
+        var timersDue = false
+        driver.withLock { multi in
+            var descriptors = InlineArray<8, Int32>(repeating: -1)
+            var readiness = InlineArray<8, Int32>(repeating: 0)
+            for _ in 0..<Self.maximumRounds {
+                var acted = false
+                if watch.timeout.withLock({ timeout in defer { timeout.dueNow = false }; return timeout.dueNow }) {
+                    act(on: multi, socket: -1, readiness: 0)  // -1 is CURL_SOCKET_TIMEOUT
+                    acted = true
+                }
+                var fds = descriptors.mutableSpan
+                var ready = readiness.mutableSpan
+                let count = fds.withUnsafeMutableBufferPointer { fds in
+                    ready.withUnsafeMutableBufferPointer { ready in
+                        be_epoll_ready(watch.epoll, fds.baseAddress, ready.baseAddress, Int32(fds.count))
+                    }
+                }
+                for index in 0..<max(Int(count), 0) {
+                    let descriptor = descriptors[index]
+                    switch descriptor {
+                    case waker.descriptor:
+                        waker.consume()
+                        let (incoming, cancel) = state.withLock { $0.takeWork() }
+                        if cancel { multi.cancelAll() }
+                        for (request, completion) in incoming {
+                            if cancel { completion(.failure(.cancelled)) } else { multi.start(request, completion: completion) }
+                        }
+                    case watch.timeouts:
+                        Watch.consume(watch.timeouts)
+                        watch.timeout.withLock { $0.armed = false }
+                        act(on: multi, socket: -1, readiness: 0)
+                    case watch.timers:
+                        Watch.consume(watch.timers)
+                        timersDue = true
+                        continue
+                    case ownersDescriptor:
+                        continue
+                    default:
+                        act(on: multi, socket: descriptor, readiness: readiness[index])
+                    }
+                    acted = true
+                }
+                multi.completeFinished()
+                // With nothing in flight, a request queued since makes the descriptor readable for the next drive.
+                if !acted || !multi.isBusy { break }
+            }
+            // A timeout libcurl wants at once but the rounds ran out for: the descriptor says so.
+            watch.timeout.withLock { timeout in
+                if timeout.dueNow { _ = be_timerfd_arm(watch.timeouts, 0); timeout.armed = true }
+            }
+        }
+        guard timersDue else { return }
+        let now = MonotonicClock.now()
+        let due = state.withLock { state in
+            defer { armTimers(state) }
+            return state.takeDueTimers(now: now)
+        }
+        for action in due { action() }
+    }
+
+    private func act(on multi: CurlMulti, socket: Int32, readiness: Int32) {
+        var running: Int32 = 0
+        _ = curl_multi_socket_action(multi.raw, socket, readiness, &running)
+    }
+}
+
+/// The descriptors behind `DrivenTransport.descriptor`, which libcurl's callbacks (their user data) change.
+private final class Watch: Sendable {
+    let epoll: Int32
+    /// libcurl's next timeout.
+    let timeouts: Int32
+    /// The next `schedule`d action.
+    let timers: Int32
+    /// libcurl's timeout: asked for at once (the drive in progress handles it), and whether `timeouts` is armed.
+    let timeout = Locked((dueNow: false, armed: false))
+
+    init() throws(EngineFailure) {
+        epoll = be_epoll_create()
+        timeouts = be_timerfd_create()
+        timers = be_timerfd_create()
+        guard epoll >= 0, timeouts >= 0, timers >= 0 else {
+            let error = errno
+            for descriptor in [epoll, timeouts, timers] where descriptor >= 0 { close(descriptor) }
+            throw .invalidState("cannot create the dispatch descriptor (errno \(error))")
+        }
+    }
+
+    deinit {
+        close(epoll)
+        close(timeouts)
+        close(timers)
+    }
+
+    /// Reads an expired timer, so it stops being readable.
+    static func consume(_ timer: Int32) {
+        var expirations: UInt64 = 0
+        _ = read(timer, &expirations, 8)
+    }
+}
