@@ -1,5 +1,5 @@
 internal import CCurl
-internal import CSystemShims
+internal import CEventShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

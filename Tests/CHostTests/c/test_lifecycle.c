@@ -139,6 +139,126 @@ static void test_dispatch_mode_runs_callbacks_on_the_polling_thread(void) {
     test_result_dispose(&r);
 }
 
+/* ---- fetch I/O in dispatch ------------------------------------------------------------------------------ */
+
+/* Polls the dispatch descriptor and dispatches until `r` saw `calls` callbacks (bounded: 600 polls of 100 ms). */
+static int dispatch_until(be_sdk *sdk, test_result *r, int calls) {
+    int rounds;
+    for (rounds = 0; r->calls < calls && rounds < 600; rounds++) {
+        struct pollfd descriptor = {be_sdk_dispatch_fd(sdk), POLLIN, 0};
+        if (poll(&descriptor, 1, 100) > 0) be_sdk_dispatch(sdk, 1);
+    }
+    return r->calls >= calls;
+}
+
+/* How many Moments requests the sandbox received. */
+static int offers_requests(void) {
+    char *requests = sandbox_requests();
+    int seen = count_occurrences(requests, "offers.json");
+    free(requests);
+    return seen;
+}
+
+static be_sdk *start_with_fetch_io_on_dispatch(uint32_t timeout_ms) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    CHECK_INT(be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH), BE_OK);
+    CHECK_INT(be_config_set_fetch_io(config, BE_FETCH_IO_ON_DISPATCH), BE_OK);
+    if (timeout_ms) CHECK_INT(be_config_set_timeout_ms(config, timeout_ms), BE_OK);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    be_config_free(config);
+    return sdk;
+}
+
+static void test_fetch_io_on_dispatch_runs_on_the_polling_thread(void) {
+    be_sdk *sdk = start_with_fetch_io_on_dispatch(0);
+    be_moments_request *request = placement_request();
+    test_result r;
+    struct pollfd descriptor;
+    sandbox_reset();
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    /* no thread of the SDK sends them: until this thread dispatches, nothing went out */
+    CHECK_INT(offers_requests(), 0);
+    CHECK(dispatch_until(sdk, &r, 2));
+    CHECK_INT(r.calls, 2);
+    CHECK(!r.has_error);
+    CHECK(pthread_equal(r.thread, pthread_self()));
+    CHECK_INT(be_moments_response_offer_count(r.response), 3);
+    CHECK_INT(offers_requests(), 2);
+    /* nothing left to do: the descriptor is not readable and dispatch finds nothing */
+    descriptor.fd = be_sdk_dispatch_fd(sdk);
+    descriptor.events = POLLIN;
+    CHECK_INT(poll(&descriptor, 1, 0), 0);
+    CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    test_result_dispose(&r);
+    sandbox_reset();
+}
+
+static void test_fetch_io_on_dispatch_times_out_through_the_descriptor(void) {
+    be_sdk *sdk = start_with_fetch_io_on_dispatch(300);
+    be_moments_request *request = placement_request();
+    test_result r;
+    sandbox_reset();
+    sandbox_fault("{\"hang\": true}");
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    /* the timeout's timer makes the descriptor readable: a host that only polls it gets the error */
+    CHECK(dispatch_until(sdk, &r, 1));
+    CHECK_INT(r.calls, 1);
+    CHECK_STR(r.domain, BE_MOMENTS_ERROR_DOMAIN);
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_NETWORK);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    test_result_dispose(&r);
+    sandbox_reset();
+}
+
+static void test_fetch_io_on_dispatch_is_cancelled_by_shutdown(void) {
+    enum { N = 4 };
+    be_sdk *sdk = start_with_fetch_io_on_dispatch(600000); /* only shutdown may end them */
+    be_moments_request *request = placement_request();
+    test_result r[N];
+    int i, rounds;
+    sandbox_reset();
+    sandbox_fault("{\"hang\": true}");
+    for (i = 0; i < N; i++) {
+        test_result_init(&r[i]);
+        CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r[i]), BE_OK);
+    }
+    /* dispatch until the sandbox holds them all: the requests went out from this thread */
+    for (rounds = 0; rounds < 600 && offers_requests() < N; rounds++) {
+        struct pollfd descriptor = {be_sdk_dispatch_fd(sdk), POLLIN, 0};
+        if (poll(&descriptor, 1, 50) > 0) be_sdk_dispatch(sdk, 0);
+    }
+    CHECK_INT(offers_requests(), N);
+    be_sdk_shutdown(sdk, 5000);
+    for (i = 0; i < N; i++) {
+        CHECK_INT(r[i].calls, 1);
+        CHECK_STR(r[i].domain, BE_CANCELLED_ERROR_DOMAIN);
+        CHECK(pthread_equal(r[i].thread, pthread_self()));
+        test_result_dispose(&r[i]);
+    }
+    be_moments_request_free(request);
+    sandbox_reset();
+}
+
+static void test_fetch_io_on_dispatch_needs_dispatched_callbacks(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    CHECK_INT(be_config_set_fetch_io(NULL, BE_FETCH_IO_ON_DISPATCH), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_fetch_io(config, (be_fetch_io)7), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_fetch_io(config, BE_FETCH_IO_ON_DISPATCH), BE_OK);
+    /* callbacks on the SDK's thread: nobody would dispatch, so the start is refused */
+    CHECK_INT(be_sdk_start(config, &sdk), BE_ERR_INVALID_ARGUMENT);
+    CHECK(sdk == NULL);
+    CHECK(strstr(be_last_error_message(), "BE_CALLBACKS_ON_DISPATCH") != NULL);
+    be_config_free(config);
+}
+
 static void test_sdk_thread_mode_has_no_descriptor(void) {
     be_config *config = sandbox_config("demo-key");
     be_sdk *sdk = NULL;
@@ -423,6 +543,10 @@ int main(void) {
     RUN(test_storage_directory_rules);
     RUN(test_dispatch_mode_runs_callbacks_on_the_polling_thread);
     RUN(test_sdk_thread_mode_has_no_descriptor);
+    LIBCURL_ONLY(test_fetch_io_on_dispatch_runs_on_the_polling_thread);
+    LIBCURL_ONLY(test_fetch_io_on_dispatch_times_out_through_the_descriptor);
+    LIBCURL_ONLY(test_fetch_io_on_dispatch_is_cancelled_by_shutdown);
+    RUN(test_fetch_io_on_dispatch_needs_dispatched_callbacks);
     RUN(test_shutdown_cancels_requests_in_flight_on_sdk_thread);
     RUN(test_shutdown_cancels_requests_in_flight_in_dispatch_mode);
     RUN(test_completed_results_arrive_as_results_at_shutdown);
