@@ -2,7 +2,9 @@
 # The benchmarks under bench/, against nginx on an ephemeral loopback port, with the release library:
 #   fetch + decode  Moments answers of 3 and 50 offers, every field of every offer read, by the floor (libcurl +
 #                   simdjson), hand-written C (libcurl + jansson), URLSession + JSONDecoder, and BlinkEngage through
-#                   its C API; medians, p99, ratios to the floor, and instructions per fetch from callgrind
+#                   its C API, with the fetches' I/O on the SDK's thread and in be_sdk_dispatch
+#                   (BE_FETCH_IO_ON_DISPATCH); medians, p99, ratios to the floor, and instructions per fetch from
+#                   callgrind
 #   tracking_bench  one durable report on the caller's thread and events per second report-to-accepted, beside a
 #                   naive tracker (one blocking libcurl POST per event)
 # Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 4000) and
@@ -46,15 +48,24 @@ cc -std=c99 -O2 -Wall -Wextra bench/fetch_jansson.c -o "$work/fetch_jansson" -lc
 c++ -std=c++17 -O2 -Wall -Wextra bench/fetch_simdjson.cpp -o "$work/fetch_simdjson" -lcurl -lsimdjson
 swiftc -O bench/FetchURLSession.swift -o "$work/fetch_urlsession" 2>&1 | grep -v warning || true
 
-contenders="simdjson jansson urlsession blinkengage"
+contenders="simdjson jansson urlsession blinkengage blinkengage_dispatch_io"
 label() { case $1 in simdjson) echo "libcurl + simdjson (the floor)";; jansson) echo "C: libcurl + jansson";;
-  urlsession) echo "Swift: URLSession + JSONDecoder";; blinkengage) echo "BlinkEngage (C API)";; esac; }
+  urlsession) echo "Swift: URLSession + JSONDecoder";; blinkengage) echo "BlinkEngage (C API), I/O on the SDK's thread";;
+  blinkengage_dispatch_io) echo "BlinkEngage (C API), I/O in be_sdk_dispatch";; esac; }
+# The program and its arguments for a contender and an answer of $2 offers.
+run_args() {
+  case $1 in
+    blinkengage_dispatch_io) echo "$work/fetch_blinkengage $(url_for "$1" "$2")" "$3" dispatch-io;;
+    *) echo "$work/fetch_$1 $(url_for "$1" "$2")" "$3";;
+  esac
+}
 url_for() { echo "$base/m$2"; }  # the Moments base URL serving an answer of $2 offers
 # Instructions per fetch: callgrind over 1 and 11 calls, the difference over 10 (start-up cancels out).
 instructions() {
   local counts=()
   for n in 1 11; do
-    counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/fetch_$1" "$(url_for "$1" "$2")" $n 2>&1 >/dev/null \
+    # shellcheck disable=SC2046  # the words of run_args are the command line
+    counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $(run_args "$1" "$2" $n) 2>&1 >/dev/null \
       | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')")
   done
   echo $(( (counts[1] - counts[0]) / 10 ))
@@ -92,7 +103,8 @@ report=$(mktemp)
     results=$(mktemp)
     for round in $(seq "$rounds"); do
       for contender in $contenders; do
-        read -r median p99 seen _ < <("$work/fetch_$contender" "$(url_for $contender $offers)" "$per_round")
+        # shellcheck disable=SC2046
+        read -r median p99 seen _ < <($(run_args "$contender" "$offers" "$per_round"))
         [ "$seen" = "$offers" ] || { echo "$contender read $seen offers, expected $offers" >&2; exit 1; }
         echo "$contender $round $median $p99" >> "$results"
       done

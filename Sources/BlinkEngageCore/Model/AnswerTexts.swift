@@ -33,6 +33,17 @@ public final class AnswerTexts: @unchecked Sendable {
     /// The bytes of the value at `position` as received (an offer's own JSON), NUL-terminated.
     func source(at position: Int) -> UnsafePointer<CChar>? { made(at: position, .received) }
 
+    /// A NUL-terminated copy of `text` kept as long as the answer: values the decoder makes rather than reads
+    /// (an offer's id as normalised decimal text), in the same blocks, without an allocation of their own.
+    func kept(_ text: String) -> KeptText {
+        var text = text
+        return text.withUTF8 { bytes in
+            mutex.lock()
+            defer { mutex.unlock() }
+            return KeptText(pointer: keep(UnsafeRawBufferPointer(bytes)))
+        }
+    }
+
     private enum Form { case hostText, received }
 
     /// The slot at `position`, filled on the first request. The slots (one per tape position) are allocated on
@@ -77,4 +88,10 @@ public final class AnswerTexts: @unchecked Sendable {
         room -= needed
         return UnsafePointer(storage.assumingMemoryBound(to: CChar.self))
     }
+}
+
+/// A C string `AnswerTexts.kept` made: valid as long as those texts, which its holder keeps alive.
+// Safe: an immutable address of bytes that were written before it existed and never change.
+public struct KeptText: @unchecked Sendable {
+    public let pointer: UnsafePointer<CChar>
 }

@@ -21,7 +21,8 @@ public final class Offer: Sendable {
     private let mainImage: Int?
     /// Where the offer sits in the feed that handed it out; nil for a Moments offer.
     public let placement: FeedPlacement?
-    public let idText: StableCString
+    /// `id` as a C string, kept in the answer's texts.
+    public let idText: KeptText
     public var mainImageText: UnsafePointer<CChar>? { mainImage.flatMap(texts.text) }
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
@@ -50,7 +51,7 @@ public final class Offer: Sendable {
         }
         refusedURLKeys = refusedKeys
         self.refused = refused
-        idText = StableCString(id)
+        idText = texts.kept(id)
     }
 
     /// A top-level scalar by wire name (UTF-8) as a C string that lives as long as the offer; nil when absent,

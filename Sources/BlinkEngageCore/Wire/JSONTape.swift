@@ -92,16 +92,29 @@ public final class JSONTape: @unchecked Sendable {
     }
 
     /// The positions of an array's elements.
-    public func elements(of array: Int) -> [Int] {
-        guard entries[array].kind == .array else { return [] }
-        var positions: [Int] = []
-        var position = array + 1
-        let end = Int(entries[array].next)
-        while position < end {
-            positions.append(position)
-            position = Int(entries[position].next)
+    public func elements(of array: Int) -> Elements {
+        guard entries[array].kind == .array else { return Elements(tape: self, position: 0, end: 0) }
+        return Elements(tape: self, position: array + 1, end: Int(entries[array].next))
+    }
+
+    /// An array's element positions, walked along the entries' `next` links: no array of positions is made.
+    public struct Elements: Sequence, IteratorProtocol {
+        fileprivate let tape: JSONTape
+        fileprivate var position: Int
+        fileprivate let end: Int
+
+        public mutating func next() -> Int? {
+            guard position < end else { return nil }
+            defer { position = Int(tape.entries[position].next) }
+            return position
         }
-        return positions
+
+        /// How many elements there are (a walk).
+        public var count: Int {
+            var walk = self, count = 0
+            while walk.next() != nil { count += 1 }
+            return count
+        }
     }
 
     /// Calls `body` with the position of each member's key and value, in wire order.
