@@ -81,17 +81,26 @@ struct JSONTapeTests {
         _ = try JSONTape(parsing: Array(fine.utf8))
     }
 
-    /// The scan looks at eight bytes at a time and jumps to the first that needs a look: a special byte at any
-    /// position of a word, or in the tail, is still seen.
-    @Test(arguments: 0..<19)
+    /// The scan skips sixteen plain bytes at a time, then looks at eight at a time and jumps to the first that
+    /// needs a look: a special byte at any position of a block or a word, or in the tail, is still seen.
+    @Test(arguments: 0..<41)
     func everyPositionInAStringIsLookedAt(position: Int) throws {
         func text(_ special: String) -> String {
-            String(repeating: "a", count: position) + special + String(repeating: "b", count: 18 - position)
+            String(repeating: "a", count: position) + special + String(repeating: "b", count: 40 - position)
         }
         for special in ["é", "\\n", "\\\"", "😀", "\\u00e9\\ud83d\\ude00"] { agree(Array("[\"\(text(special))\"]".utf8), special) }
         #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: Array("[\"\(text("\""))\"]".utf8)) }
         #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: Array("[\"\(text("\u{01}"))\"]".utf8)) }
         #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: [UInt8]("[\"\(text(""))".utf8) + [0xC3, 0x28, 0x22, 0x5D]) }
+    }
+
+    /// A string still open at the end of the text, whatever its length: the skip can end exactly at the end
+    /// (whole blocks of plain bytes) and must not read past it.
+    @Test(arguments: 0..<50)
+    func aStringOpenAtTheEndIsUnterminated(length: Int) {
+        let text = Array("\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: length)
+        #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: text) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
     }
 
     /// Every documented key is recognised by its wire name, and nothing else is: a near miss of each (one letter

@@ -90,6 +90,8 @@ struct JSONLexer {
             // then eight at a time, where the lowest flagged byte of a word is the first one that needs a look, so
             // the scan jumps straight to it.
             index += be_json_plain_prefix(base + index, count - index)
+            // The skip may end exactly at the end of the text (whole blocks, no quote): unterminated.
+            guard index < count else { break }
             // Sixteen bytes or more left: the scan stopped at a byte that needs a look. Fewer: look eight at a time.
             if count - index < 16, count - index >= 8 {
                 let flags = Self.specialBytes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)

@@ -47,6 +47,9 @@ pub struct be_error {
 pub const be_callback_mode_BE_CALLBACKS_ON_SDK_THREAD: be_callback_mode = 0;
 pub const be_callback_mode_BE_CALLBACKS_ON_DISPATCH: be_callback_mode = 1;
 pub type be_callback_mode = ::std::os::raw::c_uint;
+pub const be_fetch_io_BE_FETCH_IO_ON_SDK_THREAD: be_fetch_io = 0;
+pub const be_fetch_io_BE_FETCH_IO_ON_DISPATCH: be_fetch_io = 1;
+pub type be_fetch_io = ::std::os::raw::c_uint;
 pub const be_log_level_BE_LOG_DEBUG: be_log_level = 0;
 pub const be_log_level_BE_LOG_INFO: be_log_level = 1;
 pub const be_log_level_BE_LOG_WARNING: be_log_level = 2;
@@ -216,6 +219,9 @@ extern "C" {
 extern "C" {
     pub fn be_config_set_callback_mode(config: *mut be_config, mode: be_callback_mode)
         -> be_status;
+}
+extern "C" {
+    pub fn be_config_set_fetch_io(config: *mut be_config, io: be_fetch_io) -> be_status;
 }
 extern "C" {
     pub fn be_config_set_log_handler(
