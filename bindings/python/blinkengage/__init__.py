@@ -21,7 +21,7 @@ from . import _native
 from ._native import lib
 
 __all__ = [
-    "BlinkEngageError", "ServiceError", "ServiceFailure", "CallbackMode", "FeedEventType", "Config", "SDK", "AsyncSDK",
+    "BlinkEngageError", "ServiceError", "ServiceFailure", "CallbackMode", "FetchIO", "FeedEventType", "Config", "SDK", "AsyncSDK",
     "MomentsRequest", "MomentsResponse", "Offer", "OfferFeed", "OfferGroup", "OfferScreen", "FeedEvent", "Creative",
     "Image", "ZoneAd", "ResultCallback", "storage_info", "version",
 ]
@@ -38,6 +38,12 @@ ResultCallback = Callable[[Optional[T], Optional["ServiceError"]], None]
 
 
 class CallbackMode(enum.IntEnum):
+    SDK_THREAD = 0
+    DISPATCH = 1
+
+
+class FetchIO(enum.IntEnum):
+    """Where offer fetches do their network I/O (be_fetch_io): DISPATCH needs CallbackMode.DISPATCH."""
     SDK_THREAD = 0
     DISPATCH = 1
 
@@ -163,6 +169,12 @@ class Config:
 
     def callback_mode(self, mode: CallbackMode) -> "Config":
         _check(lib.be_config_set_callback_mode(self._handle, int(mode)))
+        return self
+
+    def fetch_io(self, io: FetchIO) -> "Config":
+        """With FetchIO.DISPATCH, offer fetches read their answers where the SDK dispatches (with AsyncSDK, on the
+        running loop's thread): no thread between the socket and the callback."""
+        _check(lib.be_config_set_fetch_io(self._handle, int(io)))
         return self
 
     def log_handler(self, handler: Optional[Callable[[int, str], None]], min_level: int = 1) -> "Config":

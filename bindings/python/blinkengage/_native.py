@@ -55,6 +55,7 @@ _SIGNATURES = {
     "be_config_set_timeout_ms": (c_int, [c_void_p, c_uint32]),
     "be_config_set_development": (c_int, [c_void_p, c_int]),
     "be_config_set_callback_mode": (c_int, [c_void_p, c_int]),
+    "be_config_set_fetch_io": (c_int, [c_void_p, c_int]),
     "be_config_set_log_handler": (c_int, [c_void_p, LOG_FN, c_int, c_void_p]),
     "be_sdk_start": (c_int, [c_void_p, POINTER(c_void_p)]),
     "be_sdk_set_user_identity": (c_int, [c_void_p, c_char_p]),

@@ -34,6 +34,24 @@ def test_awaiting_every_kind_of_call(sandbox: str) -> None:
     asyncio.run(main())
 
 
+def test_fetches_with_their_io_on_the_loop(sandbox: str) -> None:
+    async def main() -> None:
+        config = sandbox_config(sandbox).fetch_io(blinkengage.FetchIO.DISPATCH)
+        async with blinkengage.AsyncSDK(config) as sdk:
+            first, second = await asyncio.gather(sdk.fetch_moments_offers(blinkengage.MomentsRequest("checkout")),
+                                                 sdk.fetch_moments_offers(blinkengage.MomentsRequest("checkout")))
+            assert [offer.id for offer in first.offers] == ["4001", "4002", "4003"]
+            assert [offer.id for offer in second.offers] == ["4001", "4002", "4003"]
+
+    asyncio.run(main())
+
+
+def test_fetch_io_on_dispatch_is_refused_with_callbacks_on_the_sdk_thread(sandbox: str) -> None:
+    config = sandbox_config(sandbox).fetch_io(blinkengage.FetchIO.DISPATCH)
+    with pytest.raises(blinkengage.BlinkEngageError):
+        blinkengage.SDK.start(config, blinkengage.CallbackMode.SDK_THREAD)
+
+
 def test_a_cancelled_await_drops_the_answer_and_close_cancels_what_is_owed(sandbox: str) -> None:
     urllib.request.urlopen(urllib.request.Request(sandbox + "/_sandbox/faults", method="POST",
                                                   data=b'{"path": "/native/v4", "gate": true, "times": 1}'))
