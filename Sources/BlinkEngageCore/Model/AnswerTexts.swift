@@ -12,10 +12,12 @@ import Musl
 public final class AnswerTexts: @unchecked Sendable {
     public let tape: JSONTape
     private let mutex = PthreadMutex()
-    /// Allocated on the first request.
+    /// Allocated on the first request, in `slotMemory`.
     private var slots: UnsafeMutablePointer<UnsafePointer<CChar>?>?
-    /// Blocks the texts are copied into, and the free room at the end of the newest.
-    private var blocks: [UnsafeMutableRawPointer] = []
+    private var slotMemory: RecycledBuffers.Buffer?
+    /// Blocks the texts are copied into (recycled: given back for the next answer), and the free room at the
+    /// end of the newest.
+    private var blocks: [RecycledBuffers.Buffer] = []
     private var next: UnsafeMutableRawPointer?
     private var room = 0
     private static let blockBytes = 16 * 1024
@@ -23,8 +25,8 @@ public final class AnswerTexts: @unchecked Sendable {
     init(tape: JSONTape) { self.tape = tape }
 
     deinit {
-        slots?.deallocate()
-        for block in blocks { free(block) }
+        if let slotMemory { RecycledBuffers.give(slotMemory) }
+        for block in blocks { RecycledBuffers.give(block) }
     }
 
     /// The host-facing text of the value at `position` (see `JSONTape.withText`), NUL-terminated.
@@ -57,9 +59,11 @@ public final class AnswerTexts: @unchecked Sendable {
         if let slots {
             table = slots
         } else {
-            table = .allocate(capacity: tape.count)
+            let memory = RecycledBuffers.take(atLeast: tape.count * MemoryLayout<UnsafePointer<CChar>?>.stride)
+            table = memory.pointer.bindMemory(to: UnsafePointer<CChar>?.self, capacity: tape.count)
             table.initialize(repeating: nil, count: tape.count)
             slots = table
+            slotMemory = memory
         }
         if let made = table[position] { return made }
         let made: UnsafePointer<CChar>
@@ -75,11 +79,10 @@ public final class AnswerTexts: @unchecked Sendable {
     private func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafePointer<CChar> {
         let needed = bytes.count + 1
         if needed > room {
-            let size = max(needed, Self.blockBytes)
-            let block = malloc(size)!
+            let block = RecycledBuffers.take(atLeast: max(needed, Self.blockBytes))
             blocks.append(block)
-            next = block
-            room = size
+            next = block.pointer
+            room = block.capacity
         }
         let storage = next!
         if let base = bytes.baseAddress { memcpy(storage, base, bytes.count) }

@@ -23,10 +23,10 @@ struct JSONLexer {
     @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
-            }
+            let byte = bytes[index]
+            // Anything above the space is not whitespace: one comparison for the byte that ends nearly every skip.
+            guard byte <= 0x20, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index += 1
         }
     }
 
@@ -206,22 +206,39 @@ struct JSONLexer {
         return value
     }
 
-    /// The UTF-8 of a string body that `scanString` accepted, escapes resolved, passed to `body` as one buffer.
+    /// The UTF-8 of a string body that `scanString` accepted, escapes resolved, passed to `body` as one buffer
+    /// (on the stack when it is small: no allocation).
     static func withUnescaped<Result>(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
                                       _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(range.count)
+        // Resolving escapes never lengthens: "\uXXXX" (6 bytes) is at most 3 bytes of UTF-8, a pair (12) is 4.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(range.count, 1)) { buffer in
+            body(UnsafeBufferPointer(rebasing: buffer[..<unescape(bytes, range, into: buffer.baseAddress!)]))
+        }
+    }
+
+    /// Writes the body at `range` (accepted by `scanString`) with its escapes resolved to `destination`, which
+    /// has room for `range.count` bytes; returns how many it wrote.
+    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         var lexer = JSONLexer(bytes, at: range.lowerBound)
+        var written = 0
         var runStart = range.lowerBound
+        func copyRun(to end: Int) {
+            guard end > runStart, let base = bytes.baseAddress else { return }
+            (destination + written).update(from: base + runStart, count: end - runStart)
+            written += end - runStart
+        }
         while lexer.index < range.upperBound {
             guard bytes[lexer.index] == UInt8(ascii: "\\") else { lexer.index += 1; continue }
-            decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<lexer.index]))
+            copyRun(to: lexer.index)
             // Already validated by scanString, so an escape here always reads.
             guard let scalar = try? lexer.readEscape() else { break }
-            decoded.append(contentsOf: UTF8.encode(scalar)!)
+            for byte in UTF8.encode(scalar)! {
+                destination[written] = byte
+                written += 1
+            }
             runStart = lexer.index
         }
-        decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<range.upperBound]))
-        return decoded.withUnsafeBufferPointer(body)
+        copyRun(to: range.upperBound)
+        return written
     }
 }
