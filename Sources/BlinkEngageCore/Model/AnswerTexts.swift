@@ -25,8 +25,8 @@ public final class AnswerTexts: @unchecked Sendable {
     init(tape: JSONTape) { self.tape = tape }
 
     deinit {
-        if let slotMemory { RecycledBuffers.give(slotMemory) }
-        for block in blocks { RecycledBuffers.give(block) }
+        if let slotMemory { RecycledBuffers.shared.give(slotMemory) }
+        for block in blocks { RecycledBuffers.shared.give(block) }
     }
 
     /// The host-facing text of the value at `position` (see `JSONTape.withText`), NUL-terminated.
@@ -59,7 +59,7 @@ public final class AnswerTexts: @unchecked Sendable {
         if let slots {
             table = slots
         } else {
-            let memory = RecycledBuffers.take(atLeast: tape.count * MemoryLayout<UnsafePointer<CChar>?>.stride)
+            let memory = RecycledBuffers.shared.take(atLeast: tape.count * MemoryLayout<UnsafePointer<CChar>?>.stride)
             table = memory.pointer.bindMemory(to: UnsafePointer<CChar>?.self, capacity: tape.count)
             table.initialize(repeating: nil, count: tape.count)
             slots = table
@@ -79,7 +79,7 @@ public final class AnswerTexts: @unchecked Sendable {
     private func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafePointer<CChar> {
         let needed = bytes.count + 1
         if needed > room {
-            let block = RecycledBuffers.take(atLeast: max(needed, Self.blockBytes))
+            let block = RecycledBuffers.shared.take(atLeast: max(needed, Self.blockBytes))
             blocks.append(block)
             next = block.pointer
             room = block.capacity

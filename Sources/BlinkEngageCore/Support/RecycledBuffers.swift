@@ -5,13 +5,13 @@ import Musl
 #endif
 
 /// The large buffers of one decoded answer (its tape's entries, its text blocks and slot table), kept when the
-/// answer is freed and handed to the next one, up to `limitBytes` in all.
+/// answer is freed and handed to the next one, up to a limit in all (1 MiB for the shared one).
 ///
 /// Freed, they made the C heap shrink and grow again at every fetch: glibc gives its top back to the kernel
 /// above 128 KiB, so each fetch cost two `brk` calls and the page faults behind them, about a fifth of a
 /// 50-offer fetch when the host's own thread does the fetch (BE_FETCH_IO_ON_DISPATCH). Sizes are rounded up to a
 /// power of two of at least 16 KiB, so the next answer, of much the same size, finds its buffers.
-enum RecycledBuffers {
+final class RecycledBuffers: Sendable {
     /// One buffer, owned by exactly one holder: the cache or whoever took it.
     // Safe: a kept buffer is reachable only through the cache (under its lock) until taken, then only its taker's.
     struct Buffer: @unchecked Sendable {
@@ -24,13 +24,17 @@ enum RecycledBuffers {
         var bytes = 0
     }
 
-    static let limitBytes = 1 << 20
+    /// The one every answer uses.
+    static let shared = RecycledBuffers(limitBytes: 1 << 20)
     static let smallestBytes = 16 * 1024
-    private static let cache = Locked(Cache())
+    let limitBytes: Int
+    private let cache = Locked(Cache())
+
+    init(limitBytes: Int) { self.limitBytes = limitBytes }
 
     /// A buffer of at least `bytes` (uninitialised): a kept one when one is large enough, else a new one.
-    static func take(atLeast bytes: Int) -> Buffer {
-        let capacity = roundedCapacity(bytes)
+    func take(atLeast bytes: Int) -> Buffer {
+        let capacity = Self.roundedCapacity(bytes)
         let kept = cache.withLock { cache -> Buffer? in
             // The smallest that fits: a 16 KiB request must not take the 128 KiB an answer's entries need.
             var best: Int?
@@ -46,7 +50,7 @@ enum RecycledBuffers {
     }
 
     /// Hands a buffer back: kept while the cache has room, freed otherwise.
-    static func give(_ buffer: Buffer) {
+    func give(_ buffer: Buffer) {
         let kept = cache.withLock { cache -> Bool in
             guard cache.bytes + buffer.capacity <= limitBytes else { return false }
             cache.buffers.append(buffer)
@@ -57,7 +61,7 @@ enum RecycledBuffers {
     }
 
     /// How many bytes the cache holds now (for tests).
-    static var keptBytes: Int { cache.withLock { $0.bytes } }
+    var keptBytes: Int { cache.withLock { $0.bytes } }
 
     /// `bytes` rounded up to a power of two, at least `smallestBytes`.
     static func roundedCapacity(_ bytes: Int) -> Int {

@@ -63,7 +63,7 @@ public final class JSONTape: @unchecked Sendable {
         count = built.count
     }
 
-    deinit { RecycledBuffers.give(entryMemory) }
+    deinit { RecycledBuffers.shared.give(entryMemory) }
 
     // MARK: Reading
 
@@ -406,7 +406,7 @@ public final class JSONTape: @unchecked Sendable {
         private static let stride = MemoryLayout<Entry>.stride
 
         init(capacity: Int) {
-            memory = RecycledBuffers.take(atLeast: max(capacity, 4) * Self.stride)
+            memory = RecycledBuffers.shared.take(atLeast: max(capacity, 4) * Self.stride)
             self.capacity = memory.capacity / Self.stride
             base = memory.pointer.bindMemory(to: Entry.self, capacity: self.capacity)
         }
@@ -420,14 +420,14 @@ public final class JSONTape: @unchecked Sendable {
 
         @inline(never)
         private mutating func grow() {
-            let larger = RecycledBuffers.take(atLeast: memory.capacity * 2)
+            let larger = RecycledBuffers.shared.take(atLeast: memory.capacity * 2)
             memcpy(larger.pointer, memory.pointer, count * Self.stride)
-            RecycledBuffers.give(memory)
+            RecycledBuffers.shared.give(memory)
             memory = larger
             capacity = larger.capacity / Self.stride
             base = larger.pointer.bindMemory(to: Entry.self, capacity: capacity)
         }
 
-        func release() { RecycledBuffers.give(memory) }
+        func release() { RecycledBuffers.shared.give(memory) }
     }
 }
