@@ -19,6 +19,12 @@ private func configure(_ config: OpaquePointer?, _ change: (inout SDKConfigurati
     }
 }
 
+/// A C enum's value as its Swift case. C enums arrive unchecked: a host can pass any integer.
+private func known<Value: RawRepresentable>(_ raw: UInt32, _ what: String) throws(EngineFailure) -> Value where Value.RawValue == Int {
+    guard let value = Value(rawValue: Int(raw)) else { throw .invalidArgument("unknown \(what) \(raw)") }
+    return value
+}
+
 @c @implementation
 public func be_config_new(_ api_key: UnsafePointer<CChar>?) -> OpaquePointer? {
     valueCall { () throws(EngineFailure) in
@@ -87,21 +93,14 @@ public func be_config_set_development(_ config: OpaquePointer?, _ enabled: Int32
 @c @implementation
 public func be_config_set_callback_mode(_ config: OpaquePointer?, _ mode: be_callback_mode) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
-        // C enums arrive unchecked: a host can pass any integer.
-        guard let mode = SDKConfiguration.CallbackMode(rawValue: Int(mode.rawValue)) else {
-            throw .invalidArgument("unknown callback mode \(mode.rawValue)")
-        }
-        configuration.callbackMode = mode
+        configuration.callbackMode = try known(mode.rawValue, "callback mode")
     }
 }
 
 @c @implementation
 public func be_config_set_fetch_io(_ config: OpaquePointer?, _ io: be_fetch_io) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
-        guard let io = SDKConfiguration.FetchIO(rawValue: Int(io.rawValue)) else {
-            throw .invalidArgument("unknown fetch I/O \(io.rawValue)")
-        }
-        configuration.fetchIO = io
+        configuration.fetchIO = try known(io.rawValue, "fetch I/O")
     }
 }
 
@@ -110,9 +109,7 @@ public func be_config_set_log_handler(
     _ config: OpaquePointer?, _ fn: be_log_fn?, _ min_level: be_log_level, _ user_data: UnsafeMutableRawPointer?
 ) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
-        guard let level = LogLevel(rawValue: Int(min_level.rawValue)) else {
-            throw .invalidArgument("unknown log level \(min_level.rawValue)")
-        }
+        let level: LogLevel = try known(min_level.rawValue, "log level")
         guard let fn else {
             configuration.logHandler = nil
             return
