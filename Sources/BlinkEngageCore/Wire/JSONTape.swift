@@ -23,6 +23,7 @@ public final class JSONTape: @unchecked Sendable {
     public let count: Int
 
     struct Entry: Sendable {
+        /// Containers first: `writeScalarTexts` tells scalars by `rawValue >= string`.
         enum Kind: UInt8, Sendable { case object, array, string, number, `true`, `false`, null }
         /// Strings: the first byte after the opening quote; everything else: its first byte.
         let start: UInt32
@@ -214,6 +215,37 @@ public final class JSONTape: @unchecked Sendable {
                 output.reserveCapacity(range.count)
                 write(position, to: &output)
                 return output.withUnsafeBytes(body)
+            }
+        }
+    }
+
+    /// Where a scalar's host text starts in the text `writeScalarTexts` writes; nil for objects and arrays.
+    func scalarTextOffset(_ position: Int) -> Int? {
+        switch entries[position].kind {
+        case .object, .array: return nil
+        default: return Int(entries[position].start)
+        }
+    }
+
+    /// Writes the text once more to `destination` (room for `bytes.count + 1`), with every scalar's host text
+    /// (see `withText`) NUL-terminated where it starts: the byte after a number or literal, or a string's closing
+    /// quote, becomes the NUL; an escaped string is written resolved in its place (never longer); null reads as
+    /// "". Objects and arrays are left as they are, their bytes overwritten by their members' NULs.
+    func writeScalarTexts(into destination: UnsafeMutablePointer<UInt8>) {
+        bytes.withUnsafeBufferPointer { all in
+            if let base = all.baseAddress { memcpy(destination, base, all.count) }
+            destination[all.count] = 0
+            // One pass, mostly the plain case: a store at each scalar's end (offsets stay below 2 GiB, so their
+            // 32-bit sum cannot wrap).
+            for entry in UnsafeBufferPointer(start: entries, count: count) where entry.kind.rawValue >= Entry.Kind.string.rawValue {
+                if entry.escaped {
+                    let start = Int(entry.start)
+                    destination[start + JSONLexer.unescape(all, start..<start + Int(entry.length), into: destination + start)] = 0
+                } else if entry.kind == .null {
+                    destination[Int(entry.start)] = 0
+                } else {
+                    destination[Int(entry.start &+ entry.length)] = 0
+                }
             }
         }
     }
