@@ -143,7 +143,9 @@ final class EasyHandle {
         let line = bytes.assumingMemoryBound(to: UInt8.self)
         if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
-            responseHeaders = [:]  // a new answer (after a redirect or 100-continue) starts a new header set
+            // A new answer (after a redirect or 100-continue) starts a new header set, with room for the usual
+            // dozen fields at once (growing from empty rehashed it four times).
+            responseHeaders = Dictionary(minimumCapacity: 16)
             return
         }
         guard let field = HTTPResponse.headerField(line) else { return }
