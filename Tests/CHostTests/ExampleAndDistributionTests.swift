@@ -131,14 +131,14 @@ final class ExampleAndDistributionTests: XCTestCase {
     }
 
     /// The release library carries the Swift standard library and nothing else of the toolchain: stripped, at
-    /// most 7 MB, with no FoundationEssentials, Dispatch or string-processing code inside.
+    /// most 7 MB (7,000,000 bytes), with no FoundationEssentials, Dispatch or string-processing code inside.
     func testReleaseLibraryIsLean() throws {
         let library = try distDirectory().appendingPathComponent("lib/libblinkengage.so.1")
         let stripped = FileManager.default.temporaryDirectory.appendingPathComponent("be-stripped-\(getpid()).so")
         defer { try? FileManager.default.removeItem(at: stripped) }
         XCTAssertEqual(try Command.run("strip", ["-o", stripped.path, library.path]).status, 0)
         let size = try FileManager.default.attributesOfItem(atPath: stripped.path)[.size] as? Int ?? Int.max
-        XCTAssertLessThanOrEqual(size, 7 * 1024 * 1024, "stripped release library is \(size) bytes")
+        XCTAssertLessThanOrEqual(size, 7_000_000, "stripped release library is \(size) bytes")
         let symbols = try Command.run("nm", [library.path]).output
         for module in ["20FoundationEssentials", "8Dispatch", "17_StringProcessing"] {
             XCTAssertFalse(symbols.contains(module), "the release library links \(module)")
