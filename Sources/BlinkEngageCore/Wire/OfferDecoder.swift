@@ -20,7 +20,10 @@ enum OfferDecoder {
         var tags: [String] = []
         if let value = present(.tags) {
             guard tape.isArray(value) else { throw ShapeError(reason: "offer \(id): tags is not an array") }
-            tags = tape.elements(of: value).filter(tape.isString).compactMap(tape.text)
+            // One pass, one array: a filter and a map each made one of their own, twice per offer.
+            for element in tape.elements(of: value) where tape.isString(element) {
+                if let tag = tape.text(element) { tags.append(tag) }
+            }
         }
         let primary = creatives.first(where: { $0.isPrimary })?.urlPosition
         let image = nonEmpty(tape, present(.image)) ?? nonEmpty(tape, present(.creativeURL))
