@@ -20,7 +20,8 @@ private func configure(_ config: OpaquePointer?, _ change: (inout SDKConfigurati
 }
 
 /// A C enum's value as its Swift case. C enums arrive unchecked: a host can pass any integer.
-private func known<Value: RawRepresentable>(_ raw: UInt32, _ what: String) throws(EngineFailure) -> Value where Value.RawValue == Int {
+private func known<Value: RawRepresentable>(_ raw: UInt32, _ what: String) throws(EngineFailure) -> Value
+where Value.RawValue == Int {
     guard let value = Value(rawValue: Int(raw)) else { throw .invalidArgument("unknown \(what) \(raw)") }
     return value
 }

@@ -9,9 +9,9 @@ import Musl
 ///
 /// Scalars (strings, numbers, booleans) are read from `scalarTexts`: the first time a host asks for any text of
 /// the answer, its bytes are copied once and every scalar is NUL-terminated in place (escapes resolved in place),
-/// so each read after that is a lookup, not a copy: where per-value copies cost about 270 instructions a read, in
-/// a 50-offer answer read whole. Containers (an offer's own JSON, a compact object) are copied one at a time when
-/// asked for, into a few large blocks, through a slot per tape position.
+/// so each read is a lookup under the lock, not a copy (a copy per value cost about 270 instructions a read).
+/// Containers (an offer's own JSON, a compact object) are copied one at a time when asked for, into a few large
+/// blocks, through a slot per tape position.
 // Safe: every field is touched only under `mutex`; the bytes behind a handed-out pointer never change until deinit.
 public final class AnswerTexts: @unchecked Sendable {
     public let tape: JSONTape
@@ -70,8 +70,8 @@ public final class AnswerTexts: @unchecked Sendable {
     private enum Form { case hostText, received }
 
     /// The slot at `position`, filled on the first request. The slots (one per tape position) are allocated on
-    /// the first request of a container's text. A position is always asked for in one form (one owner reads it), so the first
-    /// answer is the answer. A form, not a closure: a closure here retained the tape on every read.
+    /// the first request of a container's text. A position is always asked for in one form (one owner reads it),
+    /// so the first answer is the answer. A form, not a closure: a closure here retained the tape on every read.
     private func made(at position: Int, _ form: Form) -> UnsafePointer<CChar>? {
         guard position >= 0, position < tape.count else { return nil }
         mutex.lock()

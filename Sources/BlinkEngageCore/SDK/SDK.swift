@@ -18,8 +18,8 @@ import Musl
 /// - `be-images` (from the first `be_sdk_fetch_image`): drives libcurl for images, with its own 8 connections
 ///   (4 per host), and reads and writes the disk cache of images between transfers.
 /// With BE_FETCH_IO_ON_DISPATCH, Moments fetches use none of these: the host thread in `be_sdk_dispatch` drives
-/// them (`DrivenTransport`). Registration retries wait on a timer of the `be-transport` thread. Host calls run on the host's threads and
-/// only take short locks, except `flush` (which waits, bounded) and `shutdown`.
+/// them (`DrivenTransport`). Registration retries wait on a timer of the `be-transport` thread. Host calls run
+/// on the host's threads and only take short locks, except `flush` (which waits, bounded) and `shutdown`.
 public final class SDK: Sendable {
     private enum Phase { case running, stopping, stopped }
 

@@ -237,10 +237,11 @@ public final class JSONTape: @unchecked Sendable {
             destination[all.count] = 0
             // One pass, mostly the plain case: a store at each scalar's end (offsets stay below 2 GiB, so their
             // 32-bit sum cannot wrap).
-            for entry in UnsafeBufferPointer(start: entries, count: count) where entry.kind.rawValue >= Entry.Kind.string.rawValue {
+            let scalars = Entry.Kind.string.rawValue
+            for entry in UnsafeBufferPointer(start: entries, count: count) where entry.kind.rawValue >= scalars {
                 if entry.escaped {
-                    let start = Int(entry.start)
-                    destination[start + JSONLexer.unescape(all, start..<start + Int(entry.length), into: destination + start)] = 0
+                    let start = Int(entry.start), end = start + Int(entry.length)
+                    destination[start + JSONLexer.unescape(all, start..<end, into: destination + start)] = 0
                 } else if entry.kind == .null {
                     destination[Int(entry.start)] = 0
                 } else {
