@@ -3,8 +3,7 @@ internal import CCurl
 /// One libcurl multi handle and the transfers on it, shared by the two ways of driving it: a thread of its own
 /// (`CurlTransport`) or whichever thread calls `drive` (`DrivenTransport`). Every request sent through it shares
 /// its connections (keep-alive, a total-connection cap).
-// Safe: used by one thread at a time: the transport thread, or the driving thread under the transport's
-// driver lock; deinit runs after both are done with it.
+// Safe: one thread at a time uses it (the transport thread, or a driver under the driver lock); deinit comes after.
 final class CurlMulti: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
     private let network: NetworkOptions
