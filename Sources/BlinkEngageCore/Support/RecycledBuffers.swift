@@ -29,13 +29,17 @@ final class RecycledBuffers: Sendable {
     static let smallestBytes = 16 * 1024
     let limitBytes: Int
     private let cache = Locked(Cache())
+    /// The process the cache belongs to. In a forked child its lock may have been held by a thread that did not
+    /// come along, so a child allocates and frees directly and never touches the cache.
+    private let generation = ForkGeneration.current()
 
     init(limitBytes: Int) { self.limitBytes = limitBytes }
 
-    /// A buffer of at least `bytes` (uninitialised): a kept one when one is large enough, else a new one.
+    /// A buffer of at least `bytes` (uninitialised): a kept one when one is large enough, else a new one (always
+    /// in a forked child).
     func take(atLeast bytes: Int) -> Buffer {
         let capacity = Self.roundedCapacity(bytes)
-        let kept = cache.withLock { cache -> Buffer? in
+        guard ForkGeneration.current() == generation, let kept = cache.withLock({ cache -> Buffer? in
             // The smallest that fits: a 16 KiB request must not take the 128 KiB an answer's entries need.
             var best: Int?
             for index in cache.buffers.indices where cache.buffers[index].capacity >= capacity {
@@ -44,13 +48,13 @@ final class RecycledBuffers: Sendable {
             guard let index = best else { return nil }
             cache.bytes -= cache.buffers[index].capacity
             return cache.buffers.remove(at: index)
-        }
-        if let kept { return kept }
-        return Buffer(pointer: malloc(capacity)!, capacity: capacity)
+        }) else { return Buffer(pointer: malloc(capacity)!, capacity: capacity) }
+        return kept
     }
 
-    /// Hands a buffer back: kept while the cache has room, freed otherwise.
+    /// Hands a buffer back: kept while the cache has room, freed otherwise (and always in a forked child).
     func give(_ buffer: Buffer) {
+        guard ForkGeneration.current() == generation else { return free(buffer.pointer) }
         let kept = cache.withLock { cache -> Bool in
             guard cache.bytes + buffer.capacity <= limitBytes else { return false }
             cache.buffers.append(buffer)

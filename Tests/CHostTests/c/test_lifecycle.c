@@ -519,14 +519,23 @@ static void test_a_forked_child_gets_invalid_state(void) {
     be_moments_request *request = placement_request();
     int status = 0;
     pid_t child;
+    test_result r;
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    /* an answer the parent holds: the child may still read and release it */
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(test_result_wait(&r, 1));
     fflush(NULL);
     child = fork();
     if (child == 0) {
         /* the SDK's threads did not come along: every call must refuse, none may hang or crash */
         int refused = be_sdk_fetch_moments_offers(sdk, request, on_moments, NULL) == BE_ERR_INVALID_STATE &&
                       be_sdk_flush(sdk, 1000) == BE_ERR_INVALID_STATE && strstr(be_last_error_message(), "fork") != NULL;
-        _exit(refused ? 0 : 1);
+        /* objects outlive their SDK, in a child too: reading makes the answer's texts, releasing frees them */
+        const be_offer *offer = be_moments_response_offer_at(r.response, 0);
+        int read = offer && be_offer_title(offer) && strlen(be_offer_json(offer)) > 2;
+        be_moments_response_release(r.response);
+        _exit(refused && read ? 0 : 1);
     }
     CHECK(child > 0);
     CHECK(waitpid(child, &status, 0) == child);
@@ -534,6 +543,7 @@ static void test_a_forked_child_gets_invalid_state(void) {
     be_sdk_shutdown(sdk, 1000);
     be_config_free(config);
     be_moments_request_free(request);
+    test_result_dispose(&r);
 }
 
 int main(void) {
