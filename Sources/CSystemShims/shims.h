@@ -19,6 +19,11 @@ static inline long be_getrandom(void *buffer, size_t length) { return syscall(SY
 /* Names the calling thread (at most 15 bytes), so every SDK thread is recognisable in top, gdb and /proc. */
 static inline int be_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
 
+/* A pointer published once, read without a lock: the store releases what was written before it, and a load
+ * that sees it acquires that (C11 atomics, which Swift reaches only through the Synchronization module). */
+static inline void *be_load_acquire(void *const *cell) { return __atomic_load_n(cell, __ATOMIC_ACQUIRE); }
+static inline void be_store_release(void **cell, void *value) { __atomic_store_n(cell, value, __ATOMIC_RELEASE); }
+
 /* A counter descriptor that is readable while non-zero: one thread's wake-up call for another. */
 static inline int be_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 

@@ -1,3 +1,4 @@
+internal import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,15 +10,18 @@ import Musl
 ///
 /// Scalars (strings, numbers, booleans) are read from `scalarTexts`: the first time a host asks for any text of
 /// the answer, its bytes are copied once and every scalar is NUL-terminated in place (escapes resolved in place),
-/// so each read is a lookup under the lock, not a copy (a copy per value cost about 270 instructions a read).
+/// so each read is a lookup, not a copy (a copy per value cost about 270 instructions a read), and takes no lock
+/// once they exist: they are published with a release store and found with an acquire load.
 /// Containers (an offer's own JSON, a compact object) are copied one at a time when asked for, into a few large
 /// blocks, through a slot per tape position.
-// Safe: every field is touched only under `mutex`; the bytes behind a handed-out pointer never change until deinit.
+// Safe: fields change only under `mutex`; `published` is set once (release) and read (acquire); bytes never change.
 public final class AnswerTexts: @unchecked Sendable {
     public let tape: JSONTape
     private let mutex = PthreadMutex()
     /// The answer's bytes with each scalar NUL-terminated where it starts; made on the first request of a text.
     private var scalarTexts: RecycledBuffers.Buffer?
+    /// `scalarTexts`'s address once it is complete, for reads without the lock.
+    private let published = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
     /// Containers' texts, by tape position; allocated on the first request of one, in `slotMemory`.
     private var slots: UnsafeMutablePointer<UnsafePointer<CChar>?>?
     private var slotMemory: RecycledBuffers.Buffer?
@@ -28,9 +32,13 @@ public final class AnswerTexts: @unchecked Sendable {
     private var room = 0
     private static let blockBytes = 16 * 1024
 
-    init(tape: JSONTape) { self.tape = tape }
+    init(tape: JSONTape) {
+        self.tape = tape
+        published.initialize(to: nil)
+    }
 
     deinit {
+        published.deallocate()
         if let scalarTexts { RecycledBuffers.shared.give(scalarTexts) }
         if let slotMemory { RecycledBuffers.shared.give(slotMemory) }
         for block in blocks { RecycledBuffers.shared.give(block) }
@@ -40,17 +48,21 @@ public final class AnswerTexts: @unchecked Sendable {
     func text(at position: Int) -> UnsafePointer<CChar>? {
         guard position >= 0, position < tape.count else { return nil }
         guard let offset = tape.scalarTextOffset(position) else { return made(at: position, .hostText) }
+        let base = be_load_acquire(published) ?? makeScalarTexts()
+        return UnsafePointer((base + offset).assumingMemoryBound(to: CChar.self))
+    }
+
+    /// Makes the scalar texts once, under the lock, and publishes them.
+    @inline(never)
+    private func makeScalarTexts() -> UnsafeMutableRawPointer {
         mutex.lock()
         defer { mutex.unlock() }
-        let texts: RecycledBuffers.Buffer
-        if let scalarTexts {
-            texts = scalarTexts
-        } else {
-            texts = RecycledBuffers.shared.take(atLeast: tape.bytes.count + 1)
-            tape.writeScalarTexts(into: texts.pointer.assumingMemoryBound(to: UInt8.self))
-            scalarTexts = texts
-        }
-        return UnsafePointer((texts.pointer + offset).assumingMemoryBound(to: CChar.self))
+        if let scalarTexts { return scalarTexts.pointer }  // another thread made them while this one waited
+        let texts = RecycledBuffers.shared.take(atLeast: tape.bytes.count + 1)
+        tape.writeScalarTexts(into: texts.pointer.assumingMemoryBound(to: UInt8.self))
+        scalarTexts = texts
+        be_store_release(published, texts.pointer)
+        return texts.pointer
     }
 
     /// The bytes of the value at `position` as received (an offer's own JSON), NUL-terminated.
