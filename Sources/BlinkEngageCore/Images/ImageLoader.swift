@@ -105,8 +105,6 @@ final class ImageLoader: Sendable {
         for completion in owed { completion(.failure(.cancelled)) }
     }
 
-    func abandonAfterFork() { state.withLock { $0.transport }?.abandonAfterFork() }
-
     static let transportOptions = TransportOptions(threadName: "be-images", maximumTotalConnections: 8, maximumConnectionsPerHost: 4)
 
     // MARK: - On the be-images thread

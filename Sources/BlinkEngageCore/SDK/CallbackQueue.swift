@@ -106,9 +106,6 @@ final class CallbackQueue: Sendable {
         }
     }
 
-    /// In a forked child: forgets the callback thread, which does not exist there, without joining it.
-    func abandonAfterFork() { thread.withLock { $0 }?.abandon() }
-
     /// Whether the current thread is running one of this queue's jobs.
     var isCurrentThreadInCallback: Bool { CallbackContext.current == Unmanaged.passUnretained(self).toOpaque() }
 

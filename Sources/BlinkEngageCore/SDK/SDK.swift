@@ -288,10 +288,10 @@ public final class SDK: Sendable {
     /// is ended first, so it cannot stretch the wait.
     @discardableResult
     public func shutdown(timeoutMilliseconds: UInt32) -> Bool {
-        if isForkedChild {
-            abandonAfterFork()
-            return false
-        }
+        // In a forked child nothing is touched, not even a lock: a thread of the parent's may have held any of
+        // them at the fork, and it does not exist here to let go. The ABI then keeps the handle, so this SDK is
+        // never released, and nothing of it deinitialises, in the child.
+        if isForkedChild { return false }
         if callbacks.isCurrentThreadInCallback {
             logger.error("be_sdk_shutdown was called from one of this SDK's callbacks; ignored")
             return false
@@ -326,17 +326,6 @@ public final class SDK: Sendable {
         logger.close()
         lifecycle.withLock { $0.phase = .stopped }
         return true
-    }
-
-    /// In a forked child: marks the SDK stopped and forgets the parent's threads and lock without touching them.
-    private func abandonAfterFork() {
-        lifecycle.withLock { $0.phase = .stopped }
-        transport.abandonAfterFork()
-        beaconTransport.abandonAfterFork()
-        drivenFetches?.abandonAfterFork()
-        images.abandonAfterFork()
-        outbox.abandonAfterFork()
-        callbacks.abandonAfterFork()
     }
 
     deinit { shutdown(timeoutMilliseconds: 0) }

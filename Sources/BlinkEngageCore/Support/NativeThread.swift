@@ -54,9 +54,5 @@ final class NativeThread: Sendable {
         pthread_join(thread, nil)
     }
 
-    /// Gives the thread up without waiting: only for a forked child, where the thread does not exist and the
-    /// parent's copy must not be joined.
-    func abandon() { joined.withLock { $0 = true } }
-
     deinit { precondition(joined.withLock { $0 }, "a NativeThread must be joined before it is released") }
 }

@@ -405,13 +405,6 @@ public final class Outbox: Sendable {
         ownership?.release()
     }
 
-    /// In a forked child: forgets the delivery thread (it does not exist there) and never touches the lock.
-    func abandonAfterFork() {
-        state.withLock { $0.stopping = true }
-        thread.withLock { $0 }?.abandon()
-        ownership?.abandonAfterFork()
-    }
-
     // MARK: - The delivery thread
 
     private func deliveryLoop() {

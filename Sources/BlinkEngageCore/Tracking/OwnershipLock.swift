@@ -48,7 +48,4 @@ final class OwnershipLock: Sendable {
 
     /// Changes the lock file's times: a change other processes' directory watches see.
     func touch() { futimens(descriptor, nil) }
-
-    /// In a forked child: forgets the lock without releasing it (the parent still holds it).
-    func abandonAfterFork() { held.withLock { $0 = false } }
 }

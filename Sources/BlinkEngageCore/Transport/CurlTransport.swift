@@ -52,12 +52,6 @@ public final class CurlTransport: Transport {
         thread.withLock { $0 }?.join()
     }
 
-    /// In a forked child: forgets the thread (it does not exist there) without joining it.
-    public func abandonAfterFork() {
-        state.withLock { $0.abandon() }
-        thread.withLock { $0 }?.abandon()
-    }
-
     // MARK: - The transport thread
 
     /// Milliseconds until the next of our timers (rounded up), or "for ever" without one.

@@ -106,9 +106,6 @@ public final class DrivenTransport: Transport {
         }
     }
 
-    /// In a forked child: accepts nothing more; the parent's transfers are not the child's to touch.
-    public func abandonAfterFork() { state.withLock { $0.abandon() } }
-
     /// Does what is ready now, without waiting: starts queued requests, moves data on ready sockets, lets libcurl
     /// handle its due timeouts, and runs the completions of finished transfers and the due timers. Any thread;
     /// a second thread waits for the first.

@@ -76,11 +76,6 @@ final class HostTransport: Transport {
         thread.withLock { $0 }?.join()
     }
 
-    func abandonAfterFork() {
-        state.withLock { $0.stopping = true }
-        thread.withLock { $0 }?.abandon()
-    }
-
     /// The host's outcome for one exchange: runs its completion on the thread, unless it timed out or the
     /// transport stopped (then the request is no longer waited for and the outcome is dropped).
     private func deliver(_ outcome: Result<HTTPResponse, TransportError>, for id: UInt64) {

@@ -15,8 +15,6 @@ public protocol Transport: AnyObject, Sendable {
     var requestsSent: UInt64 { get }
     /// Cancels everything in flight, stops the thread and waits for it. Every completion has run on return.
     func shutdown()
-    /// In a forked child: forgets the thread (it does not exist there) without joining it.
-    func abandonAfterFork()
 }
 
 /// What a transport is made with.

@@ -35,9 +35,6 @@ struct TransportState {
         timers = []
     }
 
-    /// In a forked child: nothing more is accepted; nothing else is touched.
-    mutating func abandon() { stopping = true }
-
     /// The requests to start, and whether to cancel everything in flight first (then they are cancelled too).
     mutating func takeWork() -> (incoming: [(HTTPRequest, HTTPCompletion)], cancel: Bool) {
         defer { incoming = []; cancelRequested = false }
