@@ -38,10 +38,7 @@ final class WakeSignal: Sendable {
     var descriptor: Int32 { event }
 
     /// Takes the pending signals after such a poll saw the descriptor readable: one read, however many came.
-    func consume() {
-        var count: UInt64 = 0
-        _ = read(event, &count, 8)
-    }
+    func consume() { FileIO.resetCounter(event) }
 
     enum Reason { case signalled, directoryChanged, deadline }
 
@@ -60,8 +57,7 @@ final class WakeSignal: Sendable {
             if ready <= 0 { return [.deadline] }
             var reasons = Set<Reason>()
             if descriptors[0].revents != 0 {
-                var count: UInt64 = 0
-                _ = read(event, &count, 8)
+                consume()
                 reasons.insert(.signalled)
             }
             if descriptors.count > 1, descriptors[1].revents != 0 {

@@ -138,11 +138,11 @@ public final class DrivenTransport: Transport {
                             if cancel { completion(.failure(.cancelled)) } else { multi.start(request, completion: completion) }
                         }
                     case watch.timeouts:
-                        Watch.consume(watch.timeouts)
+                        FileIO.resetCounter(watch.timeouts)
                         watch.timeout.withLock { $0.armed = false }
                         act(on: multi, socket: -1, readiness: 0)
                     case watch.timers:
-                        Watch.consume(watch.timers)
+                        FileIO.resetCounter(watch.timers)
                         timersDue = true
                         continue
                     case ownersDescriptor:
@@ -203,9 +203,4 @@ private final class Watch: Sendable {
         close(timers)
     }
 
-    /// Reads an expired timer, so it stops being readable.
-    static func consume(_ timer: Int32) {
-        var expirations: UInt64 = 0
-        _ = read(timer, &expirations, 8)
-    }
 }
