@@ -81,10 +81,7 @@ public final class Offer: Sendable {
     }
 
     /// The host text of a scalar member, nil for null, "", objects and arrays.
-    private func text(_ value: Int) -> UnsafePointer<CChar>? {
-        guard tape.isScalar(value), !tape.isEmptyString(value) else { return nil }
-        return texts.text(at: value)
-    }
+    private func text(_ value: Int) -> UnsafePointer<CChar>? { OfferDecoder.nonEmpty(tape, value).flatMap(texts.text) }
 
     /// A top-level scalar by wire name, nil when absent, null, empty or not a scalar.
     public func field(_ key: String) -> String? { fieldText(key).map { String(cString: $0) } }
