@@ -22,8 +22,7 @@ public final class AnswerTexts: @unchecked Sendable {
     private var scalarTexts: RecycledBuffers.Buffer?
     /// `scalarTexts`'s address once it is complete, for reads without the lock.
     private let published = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
-    /// Containers' texts, by tape position; allocated on the first request of one, in `slotMemory`.
-    private var slots: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+    /// Containers' texts, a slot by tape position; allocated on the first request of one.
     private var slotMemory: RecycledBuffers.Buffer?
     /// Blocks the texts are copied into (recycled: given back for the next answer), and the free room at the
     /// end of the newest.
@@ -89,13 +88,12 @@ public final class AnswerTexts: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         let table: UnsafeMutablePointer<UnsafePointer<CChar>?>
-        if let slots {
-            table = slots
+        if let slotMemory {
+            table = slotMemory.pointer.assumingMemoryBound(to: UnsafePointer<CChar>?.self)
         } else {
             let memory = RecycledBuffers.shared.take(atLeast: tape.count * MemoryLayout<UnsafePointer<CChar>?>.stride)
             table = memory.pointer.bindMemory(to: UnsafePointer<CChar>?.self, capacity: tape.count)
             table.initialize(repeating: nil, count: tape.count)
-            slots = table
             slotMemory = memory
         }
         if let made = table[position] { return made }
