@@ -23,7 +23,10 @@ public final class Offer: Sendable {
     public let placement: FeedPlacement?
     /// `id` as a C string, kept in the answer's texts.
     public let idText: KeptText
-    public var mainImageText: UnsafePointer<CChar>? { mainImage.flatMap(texts.text) }
+    public var mainImageText: UnsafePointer<CChar>? {
+        guard let mainImage else { return nil }
+        return texts.text(at: mainImage)
+    }
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
     /// The same fields as a set of `OfferKey` raw values.
@@ -81,7 +84,11 @@ public final class Offer: Sendable {
     }
 
     /// The host text of a scalar member, nil for null, "", objects and arrays.
-    private func text(_ value: Int) -> UnsafePointer<CChar>? { OfferDecoder.nonEmpty(tape, value).flatMap(texts.text) }
+    /// A guard, not `flatMap(texts.text)`: the method reference retained the texts on every read.
+    private func text(_ value: Int) -> UnsafePointer<CChar>? {
+        guard let value = OfferDecoder.nonEmpty(tape, value) else { return nil }
+        return texts.text(at: value)
+    }
 
     /// A top-level scalar by wire name, nil when absent, null, empty or not a scalar.
     public func field(_ key: String) -> String? { fieldText(key).map { String(cString: $0) } }
