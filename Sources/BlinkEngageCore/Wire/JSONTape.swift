@@ -374,34 +374,39 @@ public final class JSONTape: @unchecked Sendable {
                     guard depth < maximumDepth, lexer.index < lexer.bytes.count,
                           lexer.bytes[lexer.index] == UInt8(ascii: "\"") else { continue }
                     try string()
-                    switch try lexer.nextByte("in an object") {
-                    case UInt8(ascii: ","):
-                        lexer.index += 1
-                        expecting = .key
-                    case UInt8(ascii: "}"):
-                        close(&depth, &open)
-                        expecting = .afterValue
-                    default:
-                        throw lexer.failure("expected ',' or '}'")
-                    }
+                    expecting = try afterMember(&depth, &open)
                 case .afterValue:
                     guard depth > 0 else { return }
-                    let isObject = open[depth - 1] & Self.objectBit != 0
-                    switch try lexer.nextByte(isObject ? "in an object" : "in an array") {
+                    guard open[depth - 1] & Self.objectBit == 0 else {
+                        expecting = try afterMember(&depth, &open)
+                        continue
+                    }
+                    switch try lexer.nextByte("in an array") {
                     case UInt8(ascii: ","):
                         lexer.index += 1
-                        if isObject {
-                            expecting = .key
-                        } else {
-                            lexer.skipWhitespace()
-                            expecting = .value
-                        }
-                    case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject:
+                        lexer.skipWhitespace()
+                        expecting = .value
+                    case UInt8(ascii: "]"):
                         close(&depth, &open)
                     default:
-                        throw lexer.failure(isObject ? "expected ',' or '}'" : "expected ',' or ']'")
+                        throw lexer.failure("expected ',' or ']'")
                     }
                 }
+            }
+        }
+
+        /// What follows an object's member: `,` and another key, or `}`, which closes the object.
+        @inline(__always)
+        private mutating func afterMember(_ depth: inout Int, _ open: inout InlineArray<128, UInt32>) throws(JSONParser.Failure) -> Expecting {
+            switch try lexer.nextByte("in an object") {
+            case UInt8(ascii: ","):
+                lexer.index += 1
+                return .key
+            case UInt8(ascii: "}"):
+                close(&depth, &open)
+                return .afterValue
+            default:
+                throw lexer.failure("expected ',' or '}'")
             }
         }
 
