@@ -7,7 +7,9 @@ public enum OfferKey: Int, CaseIterable, Sendable {
     case advertiserName, isLoyaltyBoost, loyaltyBoostRequirements, saveForLaterURL, tags, offerDescription
     case offerwallURL, qrCodeImage, name, creativeURL
 
-    static let count = 28
+    /// How many keys an offer's member table holds: the one literal, in `OfferMembers.Positions`; a test holds
+    /// it to `allCases.count`.
+    static var count: Int { OfferMembers.Positions.count }
 
     /// Keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are handed out;
     /// anything else (`javascript:`, `file:`, `intent:` ...) reads as absent.
@@ -86,8 +88,10 @@ public enum OfferKey: Int, CaseIterable, Sendable {
 
 /// Where an offer's documented members sit in its answer's tape: the value of each key's last occurrence.
 struct OfferMembers {
+    /// A slot per `OfferKey` (a type's size must be a literal).
+    typealias Positions = InlineArray<28, UInt32>
     /// `UInt32.max` for an absent key (a tape's positions are below it).
-    private var positions = InlineArray<28, UInt32>(repeating: .max)
+    private var positions = Positions(repeating: .max)
 
     /// One walk over the offer's members.
     init(_ tape: JSONTape, _ object: Int) {
