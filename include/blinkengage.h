@@ -119,7 +119,7 @@ typedef enum be_callback_mode {
 /** Where offer fetches do their network I/O (be_config_set_fetch_io()). */
 typedef enum be_fetch_io {
     BE_FETCH_IO_ON_SDK_THREAD = 0, /**< on the SDK's transport thread (the default) */
-    BE_FETCH_IO_ON_DISPATCH = 1    /**< inside be_sdk_dispatch(), on the dispatching host thread */
+    BE_FETCH_IO_ON_DISPATCH = 1    /**< on host threads: sent in the fetch call, read in be_sdk_dispatch() */
 } be_fetch_io;
 
 /** Severity of a log message. */
@@ -276,13 +276,15 @@ be_status be_config_set_callback_mode(be_config *config, be_callback_mode mode);
 
 /**
  * Where offer fetches (be_sdk_fetch_moments_offers(), be_sdk_prefetch_moments_offers()) do their network I/O.
- * Default BE_FETCH_IO_ON_SDK_THREAD. With BE_FETCH_IO_ON_DISPATCH the SDK's thread takes no part in them: the
- * host thread in be_sdk_dispatch() sends the request, reads the answer, decodes it and runs the callback, so no
- * thread is woken between the answer and the callback. be_sdk_dispatch_fd() is then also readable while a fetch
- * has I/O to do, and a fetch makes progress (its timeout included) only while the host dispatches when that
- * descriptor is readable. Needs BE_CALLBACKS_ON_DISPATCH: be_sdk_start() refuses it with the other mode
- * (BE_ERR_INVALID_ARGUMENT). With a host-supplied transport (be_config_set_http_transport()) it changes
- * nothing: fetches go through that transport. Tracking, the feed, zone ads and images keep their threads.
+ * Default BE_FETCH_IO_ON_SDK_THREAD. With BE_FETCH_IO_ON_DISPATCH the SDK's threads take no part in them. The
+ * fetch call itself starts the request and does the I/O that is possible at once, without waiting (an answer
+ * already there included); when another thread is inside be_sdk_dispatch() at that moment, that thread starts
+ * it instead. The rest is done by the host thread in be_sdk_dispatch(): it reads the answer, decodes it and
+ * runs the callback, so no thread is woken between the answer and the callback. be_sdk_dispatch_fd() is then
+ * also readable while a fetch has I/O to do, and a fetch makes progress (its timeout included) only while the
+ * host dispatches when that descriptor is readable. Needs BE_CALLBACKS_ON_DISPATCH: be_sdk_start() refuses it
+ * with the other mode (BE_ERR_INVALID_ARGUMENT). With a host-supplied transport (be_config_set_http_transport())
+ * it changes nothing: fetches go through that transport. Tracking, the feed, zone ads and images keep their threads.
  * @param config the configuration; NULL is refused.
  * @param io where fetches do their I/O; other values are refused.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or an unknown value (the configuration is then unchanged).

@@ -14,6 +14,13 @@ enum ASCII {
     /// Only digits, and at least one.
     static func isDigits(_ text: some StringProtocol) -> Bool { !text.isEmpty && text.utf8.allSatisfy(isDigit) }
 
+    /// Whether two texts are equal once ASCII letters are folded to lower case; other bytes compare as they are.
+    static func equalIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8) { lower($0) == lower($1) }
+    }
+
+    static func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte }
+
     /// A space, a control character or DEL anywhere: never part of a URL the engine accepts or sends.
     static func hasSpaceOrControl(_ text: String) -> Bool { text.utf8.contains { $0 <= 0x20 || $0 == 0x7F } }
 }

@@ -14,6 +14,13 @@ public final class Locked<State> {
         defer { mutex.unlock() }
         return try body(&state)
     }
+
+    /// `body` under the lock when the lock is free now; nil, at once, when a thread holds it (this one included).
+    public func withLockIfFree<Result>(_ body: (inout State) -> Result) -> Result? {
+        guard mutex.tryLock() else { return nil }
+        defer { mutex.unlock() }
+        return body(&state)
+    }
 }
 
 // Safe: `state` is read and written only inside `withLock`, under `mutex`.

@@ -20,5 +20,8 @@ final class PthreadMutex {
     }
 
     func lock() { pthread_mutex_lock(pointer) }
+    /// Takes the lock when it is free now; false, without waiting, when any thread holds it (this one included:
+    /// the mutex is a default one, so a second lock by its holder is EBUSY here, never a deadlock).
+    func tryLock() -> Bool { pthread_mutex_trylock(pointer) == 0 }
     func unlock() { pthread_mutex_unlock(pointer) }
 }

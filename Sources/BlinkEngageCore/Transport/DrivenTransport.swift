@@ -6,8 +6,8 @@ import Glibc
 import Musl
 #endif
 
-/// HTTP over libcurl with no thread of its own: whoever calls `drive` does the I/O that is ready, and the
-/// completions run there. With BE_FETCH_IO_ON_DISPATCH, offer fetches go through one that `be_sdk_dispatch`
+/// HTTP over libcurl with no thread of its own: `send` sends when it can, whoever calls `drive` does the rest of
+/// the I/O that is ready, and the completions run there. With BE_FETCH_IO_ON_DISPATCH, offer fetches go through one that `be_sdk_dispatch`
 /// drives, so the host's thread reads the answer, decodes it and runs the callback: no thread is woken between
 /// the socket and the callback, where the threaded path wakes two.
 ///
@@ -75,11 +75,43 @@ public final class DrivenTransport: Transport {
     /// Readable whenever `drive` has something to do, or the owner's descriptor is readable. Poll it; never read it.
     public var descriptor: Int32 { watch.epoll }
 
-    /// Queues a request, started by the next `drive`. `completion` runs exactly once, inside a `drive` or
-    /// `shutdown`; after `shutdown` it runs with `.cancelled` on the calling thread.
+    /// Sends a request: at once, on the calling thread, when no drive is in progress; else the drive in progress
+    /// (another thread's, or the one this call is made from) starts it. Either way the answer is read by a
+    /// `drive`. `completion` runs exactly once: inside `send` only when the request fails before any I/O
+    /// waits (a refused request, a connection that fails at once), else inside a `drive` or `shutdown`; after
+    /// `shutdown` it runs with `.cancelled` on the calling thread.
     public func send(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
         guard state.withLock({ $0.accept(request, completion: completion) }) else { return completion(.failure(.cancelled)) }
-        waker.signal()
+        // Starting here sends the request within the host's fetch call, not at its next dispatch, and saves the
+        // wake-up round trip (a write, a poll, an epoll_wait and a read).
+        if driver.withLockIfFree({ multi in startQueued(on: multi) }) == nil { waker.signal() }
+    }
+
+    /// Starts the queued requests and lets libcurl send them (a transfer added asks for its first timeout at once),
+    /// without waiting on any descriptor; under the driver lock.
+    private func startQueued(on multi: CurlMulti) {
+        takeQueued(on: multi)
+        if watch.timeout.withLock({ timeout in defer { timeout.dueNow = false }; return timeout.dueNow }) {
+            act(on: multi, socket: -1, readiness: 0)  // -1 is CURL_SOCKET_TIMEOUT
+        }
+        multi.completeFinished()
+        keepDueTimeoutVisible()
+    }
+
+    /// Takes the requests `send` queued: started, or cancelled when the transport stopped.
+    private func takeQueued(on multi: CurlMulti) {
+        let (incoming, cancel) = state.withLock { $0.takeWork() }
+        if cancel { multi.cancelAll() }
+        for (request, completion) in incoming {
+            if cancel { completion(.failure(.cancelled)) } else { multi.start(request, completion: completion) }
+        }
+    }
+
+    /// A timeout libcurl wants at once that no round handled: the descriptor says so, for the next drive.
+    private func keepDueTimeoutVisible() {
+        watch.timeout.withLock { timeout in
+            if timeout.dueNow { _ = be_timerfd_arm(watch.timeouts, 0); timeout.armed = true }
+        }
     }
 
     /// Runs `action` in the first `drive` about `nanoseconds` from now. Dropped when the transport shuts down first.
@@ -132,11 +164,7 @@ public final class DrivenTransport: Transport {
                     switch descriptor {
                     case waker.descriptor:
                         waker.consume()
-                        let (incoming, cancel) = state.withLock { $0.takeWork() }
-                        if cancel { multi.cancelAll() }
-                        for (request, completion) in incoming {
-                            if cancel { completion(.failure(.cancelled)) } else { multi.start(request, completion: completion) }
-                        }
+                        takeQueued(on: multi)
                     case watch.timeouts:
                         FileIO.resetCounter(watch.timeouts)
                         watch.timeout.withLock { $0.armed = false }
@@ -156,10 +184,8 @@ public final class DrivenTransport: Transport {
                 // With nothing in flight, a request queued since makes the descriptor readable for the next drive.
                 if !acted || !multi.isBusy { break }
             }
-            // A timeout libcurl wants at once but the rounds ran out for: the descriptor says so.
-            watch.timeout.withLock { timeout in
-                if timeout.dueNow { _ = be_timerfd_arm(watch.timeouts, 0); timeout.armed = true }
-            }
+            // A timeout libcurl wants at once but the rounds ran out for.
+            keepDueTimeoutVisible()
         }
         guard timersDue else { return }
         let now = MonotonicClock.now()

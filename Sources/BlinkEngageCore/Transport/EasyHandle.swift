@@ -57,6 +57,13 @@ final class EasyHandle {
         try check(value.withCString { be_curl_easy_setopt_string(rawHandle, option, $0) }, option)
     }
 
+    /// Adds one header line (NUL-terminated C bytes) to this request's list; false when libcurl is out of memory.
+    private func append(_ line: UnsafePointer<CChar>) -> Bool {
+        guard let appended = curl_slist_append(headerList, line) else { return false }
+        headerList = appended
+        return true
+    }
+
     private func check(_ code: CURLcode, _ option: CURLoption) throws(TransportError) {
         guard code == CURLE_OK else {
             throw .network("cannot set option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
@@ -104,12 +111,22 @@ final class EasyHandle {
                       CURLOPT_COPYPOSTFIELDS)
         }
 
-        var lines = request.headers.map { "\($0.name): \($0.value)" }
-        if request.header("Accept") == nil { lines.append("Accept:") }  // "Name:" removes libcurl's default
-        if request.method == .post { lines.append("Expect:") }          // no 100-continue round trip
-        for line in lines {
-            guard let appended = curl_slist_append(headerList, line) else { throw .network("out of memory for headers") }
-            headerList = appended
+        // Each line is made as bytes in one buffer, which curl_slist_append copies.
+        var line: [UInt8] = []
+        for header in request.headers {
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: header.name.utf8)
+            line.append(UInt8(ascii: ":"))
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: header.value.utf8)
+            line.append(0)
+            guard line.withUnsafeBytes({ append($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }) else {
+                throw .network("out of memory for headers")
+            }
+        }
+        // "Name:" removes libcurl's default; an empty Expect means no 100-continue round trip.
+        guard request.header("Accept") != nil || append("Accept:"), request.method != .post || append("Expect:") else {
+            throw .network("out of memory for headers")
         }
         try check(be_curl_easy_setopt_slist(rawHandle, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
 
@@ -145,16 +162,16 @@ final class EasyHandle {
            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             // A new answer (after a redirect or 100-continue) starts a new header set, with room for the usual
             // dozen fields at once (growing from empty rehashed it four times).
-            responseHeaders = Dictionary(minimumCapacity: 16)
+            responseHeaders = request.keepsResponseHeaders ? Dictionary(minimumCapacity: 16) : [:]
             return
         }
-        guard let field = HTTPResponse.headerField(line) else { return }
-        responseHeaders[field.name] = field.value
         // The announced length (never more than the limit) as the body's first capacity: one allocation, no
         // regrowth copies. A server that lies costs at most the limit, which a true body could cost anyway.
-        if field.name == "content-length", let length = Int(field.value), length > 0, body.isEmpty {
+        if body.isEmpty, let length = HTTPResponse.contentLength(line), length > 0 {
             body.reserveCapacity(min(length, request.maximumBodyBytes))
         }
+        guard request.keepsResponseHeaders, let field = HTTPResponse.headerField(line) else { return }
+        responseHeaders[field.name] = field.value
     }
 
     /// The outcome once libcurl reports the transfer done with `code`.

@@ -12,13 +12,17 @@ public struct HTTPRequest: Sendable, Equatable {
     public var followRedirects: Bool
     /// A body larger than this after decoding is refused with `TransportError.tooLarge`.
     public var maximumBodyBytes: Int
+    /// Whether the answer's header fields are kept in `HTTPResponse.headers`; a caller that reads none (Moments
+    /// offers) sets false, and the transport then makes no String of any header line.
+    public var keepsResponseHeaders: Bool
 
     public static let defaultMaximumBodyBytes = 8 * 1024 * 1024
     public static let maximumRedirects = 5
 
     public init(
         method: Method, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
-        timeoutMilliseconds: UInt32, followRedirects: Bool = true, maximumBodyBytes: Int = defaultMaximumBodyBytes
+        timeoutMilliseconds: UInt32, followRedirects: Bool = true, maximumBodyBytes: Int = defaultMaximumBodyBytes,
+        keepsResponseHeaders: Bool = true
     ) {
         self.method = method
         self.url = url
@@ -27,16 +31,19 @@ public struct HTTPRequest: Sendable, Equatable {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.followRedirects = followRedirects
         self.maximumBodyBytes = maximumBodyBytes
+        self.keepsResponseHeaders = keepsResponseHeaders
     }
 
+    /// The value of the first header named `name`, in any case (ASCII case folding, as HTTP names are tokens).
     public func header(_ name: String) -> String? {
-        headers.first(where: { $0.name.lowercased() == name.lowercased() })?.value
+        headers.first(where: { ASCII.equalIgnoringCase($0.name, name) })?.value
     }
 
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 })
             && lhs.body == rhs.body && lhs.timeoutMilliseconds == rhs.timeoutMilliseconds
             && lhs.followRedirects == rhs.followRedirects && lhs.maximumBodyBytes == rhs.maximumBodyBytes
+            && lhs.keepsResponseHeaders == rhs.keepsResponseHeaders
     }
 }
 
@@ -72,11 +79,37 @@ public struct HTTPResponse: Sendable, Equatable {
         let name = trimmed(0..<colon), value = trimmed(colon + 1..<line.count)
         let lowerName = String(unsafeUninitializedCapacity: name.count) { output in
             for (offset, byte) in line[name].enumerated() {
-                output[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
+                output[offset] = ASCII.lower(byte)
             }
             return name.count
         }
         return (lowerName, String(decoding: UnsafeBufferPointer(rebasing: line[value]), as: UTF8.self))
+    }
+
+    /// The value of a `Content-Length` line (any case, blanks around the value), nil for any other line and for a
+    /// value that is not all digits or does not fit an Int. Read from the bytes: no String is made.
+    static func contentLength(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+        let name = "content-length:"
+        guard line.count > name.utf8.count else { return nil }
+        var index = 0
+        for expected in name.utf8 {
+            guard ASCII.lower(line[index]) == expected else { return nil }
+            index += 1
+        }
+        var end = line.count
+        while index < end, ASCII.isWhitespace(line[index]) { index += 1 }
+        while end > index, ASCII.isWhitespace(line[end - 1]) { end -= 1 }
+        guard index < end else { return nil }
+        var value = 0
+        while index < end {
+            guard ASCII.isDigit(line[index]) else { return nil }
+            let (times10, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times10.addingReportingOverflow(Int(line[index] - UInt8(ascii: "0")))
+            guard !overflowA, !overflowB else { return nil }
+            value = sum
+            index += 1
+        }
+        return value
     }
 }
 

@@ -9,7 +9,7 @@ enum HTTPRequestRules {
             throw .refused("the URL holds a space or a control character")
         }
         for header in request.headers {
-            guard !header.name.isEmpty, header.name.utf8.allSatisfy(isTokenByte) else {
+            guard !header.name.isEmpty, !header.name.utf8.contains(where: { !isTokenByte($0) }) else {
                 throw .refused("the header name \"\(SafeText.clean(header.name))\" is not an HTTP token")
             }
             guard !header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else {
@@ -25,15 +25,27 @@ enum HTTPRequestRules {
 
     static func isHTTP(_ url: String) -> Bool { hasScheme(url, "http://") || hasScheme(url, "https://") }
 
-    private static func hasScheme(_ url: String, _ scheme: String) -> Bool {
-        let head = url.utf8.prefix(scheme.utf8.count)
-        return head.count == scheme.utf8.count && zip(head, scheme.utf8).allSatisfy { lower($0) == $1 }
+    private static func hasScheme(_ url: String, _ scheme: StaticString) -> Bool {
+        let utf8 = url.utf8
+        guard utf8.count >= scheme.utf8CodeUnitCount else { return false }
+        var index = utf8.startIndex
+        for offset in 0..<scheme.utf8CodeUnitCount {
+            guard ASCII.lower(utf8[index]) == scheme.utf8Start[offset] else { return false }
+            index = utf8.index(after: index)
+        }
+        return true
     }
 
-    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
-
-    /// RFC 9110 `tchar`.
+    /// RFC 9110 `tchar`: letters, digits and `!#$%&'*+-.^_`|~`.
     private static func isTokenByte(_ byte: UInt8) -> Bool {
-        ASCII.isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        if ASCII.isAlphanumeric(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -32,7 +32,8 @@ public struct MomentsRequestBuilder: Sendable {
                 ("Content-Type", "application/json"), ("Accept", "application/json"),
                 ("User-Agent", request.payloadValue("ua") ?? userAgent),
             ],
-            body: Array(body(request, privacy: privacy).utf8), timeoutMilliseconds: timeoutMilliseconds)
+            body: Array(body(request, privacy: privacy).utf8), timeoutMilliseconds: timeoutMilliseconds,
+            keepsResponseHeaders: false)  // an answer is read from its status and body alone
     }
 
     /// One JSON object of string values, in the order the host set them; development mode adds "dev": "1".
