@@ -18,7 +18,8 @@ build() {
   mkdir -p "$out"
   local sources; sources=$(find Sources/BlinkEngageCore -name '*.swift' | sort)
   local stamp="$out/.engine-stamp"
-  if [ ! -f "$stamp" ] || [ -n "$(find Sources/BlinkEngageCore fuzz/targets -newer "$stamp" -name '*.swift' 2>/dev/null | head -1)" ]; then
+  # Sources or C shims (the JSON tape's builder is one) newer than the last build mean a new one.
+  if [ ! -f "$stamp" ] || [ -n "$(find Sources fuzz/targets -newer "$stamp" \( -name '*.swift' -o -name '*.h' \) 2>/dev/null | head -1)" ]; then
     echo "fuzz: building the engine with libFuzzer and AddressSanitizer"
     rm -f "$out/libBlinkEngageCore.a"
     # shellcheck disable=SC2086

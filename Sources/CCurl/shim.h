@@ -26,6 +26,9 @@ static inline CURLcode be_curl_easy_setopt_data_fn(CURL *handle, CURLoption opti
 static inline CURLcode be_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *out) {
     return curl_easy_getinfo(handle, info, out);
 }
+static inline CURLcode be_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *out) {
+    return curl_easy_getinfo(handle, info, out);
+}
 static inline CURLcode be_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **out) {
     return curl_easy_getinfo(handle, info, out);
 }

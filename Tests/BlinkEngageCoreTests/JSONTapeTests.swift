@@ -1,4 +1,5 @@
 @testable import BlinkEngageCore
+import CJSONScan
 import Foundation
 import TestSupport
 import Testing
@@ -79,6 +80,41 @@ struct JSONTapeTests {
         #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: Array(deep.utf8)) }
         let fine = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
         _ = try JSONTape(parsing: Array(fine.utf8))
+        // One level more, or any value inside the deepest container, is refused by both readers.
+        let depth = JSONParser.maximumDepth
+        for text in [String(repeating: "[", count: depth + 1) + String(repeating: "]", count: depth + 1),
+                     String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth),
+                     String(repeating: "{\"a\":", count: depth) + "{}" + String(repeating: "}", count: depth)] {
+            #expect(throws: JSONParser.Failure.self) { try JSONTape(parsing: Array(text.utf8)) }
+            #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
+        }
+        // The C builder's cap is the parser's.
+        #expect(Int(BE_JSON_MAX_DEPTH) == JSONParser.maximumDepth)
+    }
+
+    /// The entry kinds the Swift side reads are the C builder's, in its order.
+    @Test func entryKindsAreTheBuildersKinds() {
+        let kinds: [(JSONTape.Entry.Kind, Int)] = [
+            (.object, Int(BE_JSON_OBJECT)), (.array, Int(BE_JSON_ARRAY)), (.string, Int(BE_JSON_STRING)),
+            (.number, Int(BE_JSON_NUMBER)), (.true, Int(BE_JSON_TRUE)), (.false, Int(BE_JSON_FALSE)), (.null, Int(BE_JSON_NULL)),
+        ]
+        for (kind, value) in kinds { #expect(Int(kind.rawValue) == value) }
+    }
+
+    /// A text denser than the first guess of one entry per 16 bytes (here one per 2) is built again with more
+    /// room, and reads whole.
+    @Test func denseTextsOutgrowTheFirstGuess() throws {
+        for count in [0, 1, 7, 100, 5_000] {
+            let text = "[" + Array(repeating: "1", count: count).joined(separator: ",") + "]"
+            let tape = try JSONTape(parsing: Array(text.utf8))
+            #expect(tape.count == count + 1)
+            #expect(tape.elements(of: 0).count == count)
+            #expect(tape.value(0) == (try JSONParser.parse(text)))
+        }
+        let keys = "{" + (0..<3_000).map { "\"\($0 % 10)\":0" }.joined(separator: ",") + "}"
+        let tape = try JSONTape(parsing: Array(keys.utf8))
+        #expect(tape.count == 6_001)
+        #expect(tape.value(0) == (try JSONParser.parse(keys)))
     }
 
     /// The scan skips sixteen plain bytes at a time, then looks at eight at a time and jumps to the first that

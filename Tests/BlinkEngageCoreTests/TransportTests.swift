@@ -185,6 +185,30 @@ final class TransportTests {
         #expect(send(small) == .failure(.tooLarge(10)))  // the 404's JSON body is longer than 10 bytes
     }
 
+    /// A request that keeps no header field (Moments) gets none, and the same body, plain or compressed; the
+    /// size cap holds without the header callback too.
+    @Test func keepsNoHeaderFieldsWhenAskedNot() throws {
+        let offers = HTTPRequest(method: .post, url: sandbox.url + "/v1/offers.json?api_key=k",
+                                 headers: [("Content-Type", "application/json")], body: Array("{}".utf8), timeoutMilliseconds: 30_000)
+        let kept = try send(offers).get()
+        var bare = offers
+        bare.keepsResponseHeaders = false
+        let plain = try send(bare).get()
+        #expect(kept.headers["content-type"] != nil)
+        #expect(plain.headers.isEmpty)
+        #expect(plain.status == kept.status)
+        #expect(plain.body == kept.body && !plain.body.isEmpty)
+        try sandbox.addFault(#"{"gzip": true}"#)
+        let compressed = try send(bare).get()
+        #expect(compressed.headers.isEmpty)
+        #expect(compressed.body == kept.body)
+        try sandbox.control("POST", "/_sandbox/reset")
+        try sandbox.addFault(#"{"oversize": true}"#)
+        var big = get("/big")
+        big.keepsResponseHeaders = false
+        #expect(send(big) == .failure(.tooLarge(HTTPRequest.defaultMaximumBodyBytes)))
+    }
+
     @Test func shutdownCompletesEveryRequestWithCancelled() throws {
         try sandbox.addFault(#"{"hang": true}"#)
         let local = try CurlTransport()

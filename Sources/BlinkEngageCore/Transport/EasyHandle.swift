@@ -136,12 +136,15 @@ final class EasyHandle {
             return handle.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
         }, CURLOPT_WRITEFUNCTION)
         try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_WRITEDATA, owner), CURLOPT_WRITEDATA)
-        try check(be_curl_easy_setopt_data_fn(rawHandle, CURLOPT_HEADERFUNCTION) { data, size, count, owner in
-            let handle = Unmanaged<EasyHandle>.fromOpaque(owner!).takeUnretainedValue()
-            handle.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
-            return size * count
-        }, CURLOPT_HEADERFUNCTION)
-        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_HEADERDATA, owner), CURLOPT_HEADERDATA)
+        // A request that keeps no header field has no header callback: libcurl then makes no call per line.
+        if request.keepsResponseHeaders {
+            try check(be_curl_easy_setopt_data_fn(rawHandle, CURLOPT_HEADERFUNCTION) { data, size, count, owner in
+                let handle = Unmanaged<EasyHandle>.fromOpaque(owner!).takeUnretainedValue()
+                handle.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+                return size * count
+            }, CURLOPT_HEADERFUNCTION)
+            try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_HEADERDATA, owner), CURLOPT_HEADERDATA)
+        }
         try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_PRIVATE, owner), CURLOPT_PRIVATE)
     }
 
@@ -150,6 +153,14 @@ final class EasyHandle {
         if body.count + bytes.count > request.maximumBodyBytes {
             exceededLimit = true
             return 0
+        }
+        // The announced length (never more than the limit) as the body's first capacity: one allocation, no
+        // regrowth copies. A server that lies costs at most the limit, which a true body could cost anyway.
+        if body.capacity == 0 {
+            var announced: curl_off_t = -1
+            if be_curl_easy_getinfo_off_t(rawHandle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) == CURLE_OK, announced > 0 {
+                body.reserveCapacity(Int(min(announced, curl_off_t(request.maximumBodyBytes))))
+            }
         }
         // Typed, so the append is one copy (a raw buffer would be appended byte by byte).
         body.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
@@ -162,15 +173,10 @@ final class EasyHandle {
            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             // A new answer (after a redirect or 100-continue) starts a new header set, with room for the usual
             // dozen fields at once (growing from empty rehashed it four times).
-            responseHeaders = request.keepsResponseHeaders ? Dictionary(minimumCapacity: 16) : [:]
+            responseHeaders = Dictionary(minimumCapacity: 16)
             return
         }
-        // The announced length (never more than the limit) as the body's first capacity: one allocation, no
-        // regrowth copies. A server that lies costs at most the limit, which a true body could cost anyway.
-        if body.isEmpty, let length = HTTPResponse.contentLength(line), length > 0 {
-            body.reserveCapacity(min(length, request.maximumBodyBytes))
-        }
-        guard request.keepsResponseHeaders, let field = HTTPResponse.headerField(line) else { return }
+        guard let field = HTTPResponse.headerField(line) else { return }
         responseHeaders[field.name] = field.value
     }
 

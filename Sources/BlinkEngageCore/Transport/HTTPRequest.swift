@@ -85,32 +85,6 @@ public struct HTTPResponse: Sendable, Equatable {
         }
         return (lowerName, String(decoding: UnsafeBufferPointer(rebasing: line[value]), as: UTF8.self))
     }
-
-    /// The value of a `Content-Length` line (any case, blanks around the value), nil for any other line and for a
-    /// value that is not all digits or does not fit an Int. Read from the bytes: no String is made.
-    static func contentLength(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
-        let name = "content-length:"
-        guard line.count > name.utf8.count else { return nil }
-        var index = 0
-        for expected in name.utf8 {
-            guard ASCII.lower(line[index]) == expected else { return nil }
-            index += 1
-        }
-        var end = line.count
-        while index < end, ASCII.isWhitespace(line[index]) { index += 1 }
-        while end > index, ASCII.isWhitespace(line[end - 1]) { end -= 1 }
-        guard index < end else { return nil }
-        var value = 0
-        while index < end {
-            guard ASCII.isDigit(line[index]) else { return nil }
-            let (times10, overflowA) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowB) = times10.addingReportingOverflow(Int(line[index] - UInt8(ascii: "0")))
-            guard !overflowA, !overflowB else { return nil }
-            value = sum
-            index += 1
-        }
-        return value
-    }
 }
 
 /// Why no complete answer arrived.

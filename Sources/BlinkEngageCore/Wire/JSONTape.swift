@@ -1,3 +1,4 @@
+internal import CJSONScan
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,46 +23,37 @@ public final class JSONTape: @unchecked Sendable {
     /// How many entries the tape holds: positions run from 0 to `count - 1`.
     public let count: Int
 
-    struct Entry: Sendable {
-        /// Containers first: `writeScalarTexts` tells scalars by `rawValue >= string`.
-        enum Kind: UInt8, Sendable { case object, array, string, number, `true`, `false`, null }
-        /// Strings: the first byte after the opening quote; everything else: its first byte.
-        let start: UInt32
-        /// Strings: the bytes between the quotes; numbers: their spelling; objects and arrays: brackets included.
-        var length: UInt32
-        /// The position after this value and everything inside it.
-        var next: UInt32
-        let kind: Kind
-        /// Strings: a backslash escape is among the bytes.
-        let escaped: Bool
-    }
+    /// One entry: `be_json_entry` (CJSONScan/tape.h), the layout the C builder writes.
+    typealias Entry = be_json_entry
 
     public init(parsing bytes: [UInt8]) throws(JSONParser.Failure) {
         // Offsets are 32-bit and open containers' slots 31-bit: a text this large is refused before either could wrap.
         guard bytes.count < Int(Int32.max) else {
             throw JSONParser.Failure(offset: 0, reason: "a text of \(bytes.count) bytes is larger than 2 GiB")
         }
-        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<EntryBuffer, JSONParser.Failure> in
-            // Roughly one entry per 16 bytes of offer JSON: one allocation for most answers.
-            var builder = Builder(lexer: JSONLexer(buffer), entries: EntryBuffer(capacity: bytes.count / 16 + 4))
-            return Result { () throws(JSONParser.Failure) in
-                do throws(JSONParser.Failure) {
-                    builder.lexer.skipWhitespace()
-                    try builder.parse()
-                    builder.lexer.skipWhitespace()
-                    guard builder.lexer.atEnd else { throw builder.lexer.failure("unexpected data after the value") }
-                } catch {
-                    builder.entries.release()
-                    throw error
-                }
-                return builder.entries
+        // Roughly one entry per 16 bytes of offer JSON: one build for most answers. A denser text runs out of room
+        // and is built again with twice as much (every entry takes at least one byte, so this ends).
+        let stride = MemoryLayout<Entry>.stride
+        var memory = RecycledBuffers.shared.take(atLeast: (bytes.count / 16 + 4) * stride)
+        var outcome = be_json_outcome()
+        while true {
+            let capacity = memory.capacity / stride
+            let status = bytes.withUnsafeBufferPointer { text in
+                // An empty text has no base address; the builder reads no byte of it.
+                be_json_build_tape(text.baseAddress ?? UnsafePointer(bitPattern: 1)!, text.count,
+                                   memory.pointer.bindMemory(to: Entry.self, capacity: capacity), capacity, &outcome)
             }
+            if status == BE_JSON_OK { break }
+            RecycledBuffers.shared.give(memory)
+            guard status == BE_JSON_FULL else {
+                throw JSONParser.Failure(offset: outcome.error_offset, reason: String(cString: outcome.error_reason))
+            }
+            memory = RecycledBuffers.shared.take(atLeast: memory.capacity * 2)
         }
-        let built = try parsed.get()
         self.bytes = bytes
-        entries = built.base
-        entryMemory = built.memory
-        count = built.count
+        entries = memory.pointer.assumingMemoryBound(to: Entry.self)
+        entryMemory = memory
+        count = outcome.count
     }
 
     deinit { RecycledBuffers.shared.give(entryMemory) }
@@ -310,162 +302,14 @@ public final class JSONTape: @unchecked Sendable {
             return .object(JSONObject(members, sourceRange: start..<start + Int(entries[position].length)))
         }
     }
+}
 
-    // MARK: Parsing
+extension be_json_entry {
+    /// The entry kinds in the order of CJSONScan's BE_JSON_OBJECT ... BE_JSON_NULL (a test holds them together):
+    /// containers first, so `writeScalarTexts` tells scalars by `rawValue >= string`.
+    enum Kind: UInt8 { case object, array, string, number, `true`, `false`, null }
 
-    /// Appends entries while the lexer reads, in one loop over the text with the open containers on a stack (no
-    /// call per value); a container's entry is patched with its end once its last member is read.
-    private struct Builder {
-        var lexer: JSONLexer
-        var entries: EntryBuffer
-
-        /// Marks an open container's slot as an object's (slots stay below 2^31: every entry takes at least one
-        /// byte of the text, which is refused from 2 GiB on).
-        static var objectBit: UInt32 { 1 << 31 }
-
-        /// What the loop expects next.
-        private enum Expecting { case value, key, afterValue }
-
-        mutating func parse() throws(JSONParser.Failure) {
-            /// The open containers' slots, innermost last; `depth` of them.
-            var open = InlineArray<128, UInt32>(repeating: 0)
-            // The parser's cap, which the stack holds (the tests keep both readers to one cap).
-            let maximumDepth = min(JSONParser.maximumDepth, open.count)
-            var depth = 0
-            var expecting = Expecting.value
-            while true {
-                switch expecting {
-                case .value:
-                    // As in JSONParser: no value at all, scalar or not, below the depth cap.
-                    guard depth < maximumDepth else { throw lexer.failure("nested deeper than \(maximumDepth)") }
-                    let start = lexer.index
-                    guard start < lexer.bytes.count else { throw lexer.failure("unexpected end") }
-                    switch lexer.bytes[start] {
-                    case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        let isObject = lexer.bytes[start] == UInt8(ascii: "{")
-                        open[depth] = UInt32(entries.count) | (isObject ? Self.objectBit : 0)
-                        depth += 1
-                        entries.append(Entry(start: UInt32(start), length: 0, next: 0, kind: isObject ? .object : .array, escaped: false))
-                        lexer.index += 1
-                        let next = try lexer.nextByte(isObject ? "in an object" : "in an array")
-                        if next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                            close(&depth, &open)
-                            expecting = .afterValue
-                        } else {
-                            expecting = isObject ? .key : .value
-                        }
-                        continue
-                    case UInt8(ascii: "\""): try string()
-                    case UInt8(ascii: "t"): try lexer.expectLiteral("true"); scalar(.true, start)
-                    case UInt8(ascii: "f"): try lexer.expectLiteral("false"); scalar(.false, start)
-                    case UInt8(ascii: "n"): try lexer.expectLiteral("null"); scalar(.null, start)
-                    default: _ = try lexer.scanNumber(); scalar(.number, start)
-                    }
-                    expecting = .afterValue
-                case .key:
-                    guard try lexer.nextByte("in an object") == UInt8(ascii: "\"") else { throw lexer.failure("expected a key") }
-                    try string()
-                    guard try lexer.nextByte("in an object") == UInt8(ascii: ":") else { throw lexer.failure("expected ':'") }
-                    lexer.index += 1
-                    lexer.skipWhitespace()
-                    expecting = .value
-                    // The commonest member, `"key": "text",`, in one pass: the states it would go through next
-                    // (a string value, then what follows it in an object) with their checks, without the loop.
-                    guard depth < maximumDepth, lexer.index < lexer.bytes.count,
-                          lexer.bytes[lexer.index] == UInt8(ascii: "\"") else { continue }
-                    try string()
-                    expecting = try afterMember(&depth, &open)
-                case .afterValue:
-                    guard depth > 0 else { return }
-                    guard open[depth - 1] & Self.objectBit == 0 else {
-                        expecting = try afterMember(&depth, &open)
-                        continue
-                    }
-                    switch try lexer.nextByte("in an array") {
-                    case UInt8(ascii: ","):
-                        lexer.index += 1
-                        lexer.skipWhitespace()
-                        expecting = .value
-                    case UInt8(ascii: "]"):
-                        close(&depth, &open)
-                    default:
-                        throw lexer.failure("expected ',' or ']'")
-                    }
-                }
-            }
-        }
-
-        /// What follows an object's member: `,` and another key, or `}`, which closes the object.
-        @inline(__always)
-        private mutating func afterMember(_ depth: inout Int, _ open: inout InlineArray<128, UInt32>) throws(JSONParser.Failure) -> Expecting {
-            switch try lexer.nextByte("in an object") {
-            case UInt8(ascii: ","):
-                lexer.index += 1
-                return .key
-            case UInt8(ascii: "}"):
-                close(&depth, &open)
-                return .afterValue
-            default:
-                throw lexer.failure("expected ',' or '}'")
-            }
-        }
-
-        /// Steps past the closing bracket at the lexer and patches the innermost open container with its end.
-        @inline(__always)
-        private mutating func close(_ depth: inout Int, _ open: inout InlineArray<128, UInt32>) {
-            depth -= 1
-            let slot = Int(open[depth] & ~Self.objectBit)
-            lexer.index += 1
-            entries.base[slot].length = UInt32(lexer.index - Int(entries.base[slot].start))
-            entries.base[slot].next = UInt32(entries.count)
-        }
-
-        @inline(__always)
-        private mutating func scalar(_ kind: Entry.Kind, _ start: Int) {
-            entries.append(Entry(start: UInt32(start), length: UInt32(lexer.index - start), next: UInt32(entries.count + 1),
-                                 kind: kind, escaped: false))
-        }
-
-        @inline(__always)
-        private mutating func string() throws(JSONParser.Failure) {
-            let (body, escaped) = try lexer.scanString()
-            entries.append(Entry(start: UInt32(body.lowerBound), length: UInt32(body.count), next: UInt32(entries.count + 1),
-                                 kind: .string, escaped: escaped))
-        }
-    }
-
-    /// A growable run of entries the builder appends to and the tape then owns (Entry is plain data: moved with
-    /// one copy, never initialised twice), in a recycled buffer.
-    struct EntryBuffer {
-        private(set) var memory: RecycledBuffers.Buffer
-        private(set) var base: UnsafeMutablePointer<Entry>
-        private(set) var count = 0
-        private var capacity: Int
-        private static let stride = MemoryLayout<Entry>.stride
-
-        init(capacity: Int) {
-            memory = RecycledBuffers.shared.take(atLeast: max(capacity, 4) * Self.stride)
-            self.capacity = memory.capacity / Self.stride
-            base = memory.pointer.bindMemory(to: Entry.self, capacity: self.capacity)
-        }
-
-        @inline(__always)
-        mutating func append(_ entry: Entry) {
-            if count == capacity { grow() }
-            (base + count).initialize(to: entry)
-            count += 1
-        }
-
-        @inline(never)
-        private mutating func grow() {
-            let larger = RecycledBuffers.shared.take(atLeast: memory.capacity * 2)
-            memcpy(larger.pointer, memory.pointer, count * Self.stride)
-            RecycledBuffers.shared.give(memory)
-            memory = larger
-            capacity = larger.capacity / Self.stride
-            base = larger.pointer.bindMemory(to: Entry.self, capacity: capacity)
-        }
-
-        func release() { RecycledBuffers.shared.give(memory) }
-    }
+    /// The builder writes only the kinds above.
+    @inline(__always) var kind: Kind { Kind(rawValue: type).unsafelyUnwrapped }
+    @inline(__always) var escaped: Bool { escapes != 0 }
 }

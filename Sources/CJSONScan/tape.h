@@ -1,0 +1,289 @@
+/* The JSON tape's builder: one pass over a text that validates it as strictly as the engine's Swift parser
+ * (RFC 8259, a depth cap, escapes, UTF-8; JSONLexer.swift has the same rules) and writes one entry per value and
+ * per object key. In C because it is every answer's hot loop: the Swift builder spent about 150 instructions a
+ * token, this one about 115 with the entries' stores. Static: no exported symbols; the Swift tape is its one
+ * caller, and the `json` fuzz target holds the tape to the tree parser's verdicts and values. */
+#ifndef BLINKENGAGE_JSON_TAPE_H
+#define BLINKENGAGE_JSON_TAPE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "scan.h"
+
+/* Entry kinds, containers first (the Swift side tells scalars by kind >= BE_JSON_STRING). */
+enum { BE_JSON_OBJECT = 0, BE_JSON_ARRAY, BE_JSON_STRING, BE_JSON_NUMBER, BE_JSON_TRUE, BE_JSON_FALSE, BE_JSON_NULL };
+
+/* One value or key. Strings: `start` is the byte after the opening quote and `length` runs to the closing one;
+ * numbers: their spelling; objects and arrays: brackets included. `next` is the entry after this value and
+ * everything inside it. */
+typedef struct be_json_entry {
+    uint32_t start;
+    uint32_t length;
+    uint32_t next;
+    uint8_t type;    /* BE_JSON_OBJECT ... BE_JSON_NULL */
+    uint8_t escapes; /* strings: a backslash escape is among the bytes */
+} be_json_entry;
+
+typedef enum be_json_status { BE_JSON_OK = 0, BE_JSON_INVALID = 1, BE_JSON_FULL = 2 } be_json_status;
+
+/* The open containers a text may nest: the engine's depth cap. */
+#define BE_JSON_MAX_DEPTH 128
+
+/* What a build found: the entries written, or where and why the text is refused. */
+typedef struct be_json_outcome {
+    size_t count;
+    size_t error_offset;
+    const char *error_reason; /* a static string */
+} be_json_outcome;
+
+__attribute__((always_inline)) static inline size_t be_json_skip_space(const uint8_t *text, size_t at, size_t count) {
+    /* Anything above the space is not whitespace: one comparison for the byte that ends nearly every skip. */
+    while (at < count && text[at] <= 0x20 && (text[at] == 0x20 || text[at] == 0x0A || text[at] == 0x0D || text[at] == 0x09)) at++;
+    return at;
+}
+
+static inline int be_json_hex(uint8_t byte) {
+    if (byte >= '0' && byte <= '9') return byte - '0';
+    if (byte >= 'a' && byte <= 'f') return byte - 'a' + 10;
+    if (byte >= 'A' && byte <= 'F') return byte - 'A' + 10;
+    return -1;
+}
+
+/* Four hex digits at `*at`, moved past; -1 (with `*reason`) when they are short or not hex. */
+static inline long be_json_hex4(const uint8_t *text, size_t count, size_t *at, const char **reason) {
+    long value = 0;
+    size_t i;
+    if (count - *at < 4) { *reason = "short \\u escape"; return -1; }
+    for (i = 0; i < 4; i++) {
+        int digit = be_json_hex(text[*at]);
+        if (digit < 0) { *reason = "bad hex digit"; return -1; }
+        value = value << 4 | digit;
+        *at += 1;
+    }
+    return value;
+}
+
+/* One escape at `*at` (a backslash), moved past; NULL, or why it is refused (`*at` then says where). A surrogate
+ * must come as an escaped high and low pair. */
+static inline const char *be_json_escape(const uint8_t *text, size_t count, size_t *at) {
+    const char *reason = NULL;
+    long scalar, low;
+    *at += 1;
+    if (*at >= count) return "unterminated escape";
+    switch (text[(*at)++]) {
+    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+        return NULL;
+    case 'u':
+        if ((scalar = be_json_hex4(text, count, at, &reason)) < 0) return reason;
+        if (scalar >= 0xDC00 && scalar <= 0xDFFF) return "unpaired surrogate";
+        if (scalar < 0xD800 || scalar > 0xDBFF) return NULL;
+        if (*at + 1 >= count || text[*at] != '\\' || text[*at + 1] != 'u') return "unpaired surrogate";
+        *at += 2;
+        if ((low = be_json_hex4(text, count, at, &reason)) < 0) return reason;
+        return low >= 0xDC00 && low <= 0xDFFF ? NULL : "unpaired surrogate";
+    default:
+        return "unknown escape";
+    }
+}
+
+/* One UTF-8 sequence of two to four bytes at `*at` (its first byte above 0x7F), moved past; NULL, or why it is
+ * refused. Overlong forms, surrogates and code points above U+10FFFF are refused, as Swift's validation does. */
+static inline const char *be_json_multibyte(const uint8_t *text, size_t count, size_t *at) {
+    size_t length, i;
+    uint8_t low = 0x80, high = 0xBF, first = text[*at];
+    if (first >= 0xC2 && first <= 0xDF) length = 2;
+    else if (first == 0xE0) { length = 3; low = 0xA0; }
+    else if ((first >= 0xE1 && first <= 0xEC) || first == 0xEE || first == 0xEF) length = 3;
+    else if (first == 0xED) { length = 3; high = 0x9F; }
+    else if (first == 0xF0) { length = 4; low = 0x90; }
+    else if (first >= 0xF1 && first <= 0xF3) length = 4;
+    else if (first == 0xF4) { length = 4; high = 0x8F; }
+    else return "string is not valid UTF-8";
+    if (count - *at < length) return "unterminated string";
+    if (text[*at + 1] < low || text[*at + 1] > high) return "string is not valid UTF-8";
+    for (i = 2; i < length; i++) if ((text[*at + i] & 0xC0) != 0x80) return "string is not valid UTF-8";
+    *at += length;
+    return NULL;
+}
+
+/* A string's body from `*at` (the byte after its opening quote) to its closing quote, where `*at` ends; NULL, or
+ * why it is refused. Whole 16-byte runs without anything to check are skipped at once (scan.h). The builder
+ * comes here only for a string whose first look found something else than its closing quote: out of line, so
+ * the common case keeps the builder's registers. */
+__attribute__((noinline)) static const char *be_json_string_rest(const uint8_t *text, size_t count, size_t *at, uint8_t *escaped) {
+    const char *reason;
+    size_t i = *at;
+    for (;;) {
+        i += be_json_plain_prefix(text + i, count - i);
+        if (i >= count) break;
+        uint8_t byte = text[i];
+        if (byte == '"') { *at = i; return NULL; }
+        if (byte == '\\') {
+            *escaped = 1;
+            if ((reason = be_json_escape(text, count, &i)) != NULL) { *at = i; return reason; }
+        } else if (byte < 0x20) {
+            *at = i;
+            return "control character in a string";
+        } else if (byte >= 0x80) {
+            if ((reason = be_json_multibyte(text, count, &i)) != NULL) { *at = i; return reason; }
+        } else {
+            i++;
+        }
+    }
+    *at = i;
+    return "unterminated string";
+}
+
+/* A number's spelling at `*at`, moved past: -? int frac? exp?. NULL, or why it is refused. */
+static inline const char *be_json_number(const uint8_t *text, size_t count, size_t *at) {
+    size_t i = *at;
+#define BE_JSON_DIGIT(k) ((k) < count && text[k] >= '0' && text[k] <= '9')
+    if (i < count && text[i] == '-') i++;
+    if (!BE_JSON_DIGIT(i)) { *at = i; return "unexpected character"; }
+    if (text[i] == '0') i++;
+    else while (BE_JSON_DIGIT(i)) i++;
+    if (i < count && text[i] == '.') {
+        i++;
+        if (!BE_JSON_DIGIT(i)) { *at = i; return "digit expected after '.'"; }
+        while (BE_JSON_DIGIT(i)) i++;
+    }
+    if (i < count && (text[i] == 'e' || text[i] == 'E')) {
+        i++;
+        if (i < count && (text[i] == '+' || text[i] == '-')) i++;
+        if (!BE_JSON_DIGIT(i)) { *at = i; return "digit expected in exponent"; }
+        while (BE_JSON_DIGIT(i)) i++;
+    }
+#undef BE_JSON_DIGIT
+    *at = i;
+    return NULL;
+}
+
+/* `be_json_string_rest`, after a first look: most strings are plain ASCII that the 16-byte scan runs through to
+ * the closing quote. */
+__attribute__((always_inline)) static inline const char *be_json_string(const uint8_t *text, size_t count, size_t *at,
+                                                                         uint8_t *escaped) {
+    size_t i = *at + be_json_plain_prefix(text + *at, count - *at);
+    if (i < count && text[i] == '"') {
+        *at = i;
+        return NULL;
+    }
+    *at = i;
+    return be_json_string_rest(text, count, at, escaped);
+}
+
+/* Whether `literal` (`length` bytes) is at `at`. */
+static inline int be_json_literal(const uint8_t *text, size_t count, size_t at, const char *literal, size_t length) {
+    size_t i;
+    if (count - at < length) return 0;
+    for (i = 0; i < length; i++) if (text[at + i] != (uint8_t)literal[i]) return 0;
+    return 1;
+}
+
+/* Builds the tape of `text` (`count` bytes, below 2 GiB) into `entries`, room for `capacity`. BE_JSON_OK with
+ * `outcome->count` entries; BE_JSON_INVALID with the offset and reason; BE_JSON_FULL when the room ran out (the
+ * caller builds again with more: every entry takes at least one byte, so `count + 1` entries always suffice).
+ * Nesting reaches at most BE_JSON_MAX_DEPTH: no value at all, scalar or not, below it. */
+static inline be_json_status be_json_build_tape(const uint8_t *text, size_t count, be_json_entry *entries, size_t capacity,
+                                                be_json_outcome *outcome) {
+    /* The open containers' entries, innermost last, with the top bit set for an object. */
+    uint32_t open[BE_JSON_MAX_DEPTH];
+    size_t depth = 0, written = 0, at;
+    const char *reason;
+    enum { VALUE, KEY, AFTER } expecting = VALUE;
+#define BE_JSON_FAIL(where, why) do { outcome->error_offset = (where); outcome->error_reason = (why); return BE_JSON_INVALID; } while (0)
+#define BE_JSON_IN_OBJECT (open[depth - 1] & 0x80000000u)
+    at = be_json_skip_space(text, 0, count);
+    for (;;) {
+        if (expecting == KEY) {
+            /* at: past the whitespace after '{' or ',' */
+            if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
+            if (text[at] != '"') BE_JSON_FAIL(at, "expected a key");
+            if (written == capacity) return BE_JSON_FULL;
+            be_json_entry *key = &entries[written];
+            key->start = (uint32_t)(at + 1);
+            key->type = BE_JSON_STRING;
+            key->escapes = 0;
+            at++;
+            if ((reason = be_json_string(text, count, &at, &key->escapes)) != NULL) BE_JSON_FAIL(at, reason);
+            key->length = (uint32_t)(at - key->start);
+            key->next = (uint32_t)(++written);
+            at = be_json_skip_space(text, at + 1, count);
+            if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
+            if (text[at] != ':') BE_JSON_FAIL(at, "expected ':'");
+            at = be_json_skip_space(text, at + 1, count);
+            expecting = VALUE;
+        }
+        if (expecting == VALUE) {
+            /* at: past any whitespace */
+            if (depth >= BE_JSON_MAX_DEPTH) BE_JSON_FAIL(at, "nested deeper than 128");
+            if (at >= count) BE_JSON_FAIL(at, "unexpected end");
+            if (written == capacity) return BE_JSON_FULL;
+            be_json_entry *value = &entries[written];
+            uint8_t first = text[at];
+            value->start = (uint32_t)at;
+            value->escapes = 0;
+            if (first == '{' || first == '[') {
+                int is_object = first == '{';
+                value->type = is_object ? BE_JSON_OBJECT : BE_JSON_ARRAY;
+                open[depth++] = (uint32_t)written | (is_object ? 0x80000000u : 0);
+                written++;
+                at = be_json_skip_space(text, at + 1, count);
+                if (at >= count) BE_JSON_FAIL(at, is_object ? "unexpected end in an object" : "unexpected end in an array");
+                if (text[at] != (is_object ? '}' : ']')) {
+                    expecting = is_object ? KEY : VALUE;
+                    continue;
+                }
+                /* empty: closed below, as after a last member */
+            } else {
+                if (first == '"') {
+                    value->type = BE_JSON_STRING;
+                    value->start = (uint32_t)(++at);
+                    if ((reason = be_json_string(text, count, &at, &value->escapes)) != NULL) BE_JSON_FAIL(at, reason);
+                    value->length = (uint32_t)(at - value->start);
+                    at++;
+                } else if (first == 't' || first == 'f' || first == 'n') {
+                    const char *literal = first == 't' ? "true" : first == 'f' ? "false" : "null";
+                    size_t length = first == 'f' ? 5 : 4;
+                    if (count - at < length) BE_JSON_FAIL(at, "unexpected end");
+                    if (!be_json_literal(text, count, at, literal, length)) BE_JSON_FAIL(at, "unknown literal");
+                    value->type = first == 't' ? BE_JSON_TRUE : first == 'f' ? BE_JSON_FALSE : BE_JSON_NULL;
+                    value->length = (uint32_t)length;
+                    at += length;
+                } else {
+                    if ((reason = be_json_number(text, count, &at)) != NULL) BE_JSON_FAIL(at, reason);
+                    value->type = BE_JSON_NUMBER;
+                    value->length = (uint32_t)(at - value->start);
+                }
+                value->next = (uint32_t)(++written);
+                if (depth == 0) break;
+                at = be_json_skip_space(text, at, count);
+            }
+        }
+        /* after a value (or at an empty container's closing bracket): ',' and more, or the container closes */
+        for (;;) {
+            int in_object = BE_JSON_IN_OBJECT != 0;
+            uint8_t closing = in_object ? '}' : ']';
+            if (at >= count) BE_JSON_FAIL(at, in_object ? "unexpected end in an object" : "unexpected end in an array");
+            if (text[at] == closing) {
+                be_json_entry *container = &entries[open[--depth] & 0x7FFFFFFFu];
+                at++;
+                container->length = (uint32_t)(at - container->start);
+                container->next = (uint32_t)written;
+                if (depth == 0) break;
+                at = be_json_skip_space(text, at, count);
+                continue;
+            }
+            if (text[at] != ',') BE_JSON_FAIL(at, in_object ? "expected ',' or '}'" : "expected ',' or ']'");
+            at = be_json_skip_space(text, at + 1, count);
+            expecting = in_object ? KEY : VALUE;
+            break;
+        }
+        if (depth == 0) break;
+    }
+    at = be_json_skip_space(text, at, count);
+    if (at != count) BE_JSON_FAIL(at, "unexpected data after the value");
+    outcome->count = written;
+    return BE_JSON_OK;
+#undef BE_JSON_FAIL
+#undef BE_JSON_IN_OBJECT
+}
+#endif
