@@ -110,6 +110,32 @@ final class TransportTests {
         #expect((requests[1]["body"] as? String ?? "").isEmpty)
     }
 
+    /// A request equal to the last one on a handle goes out on its options as they are, the same every time,
+    /// and a different one after them carries nothing of theirs; a failure's message is the failure's own.
+    @Test func anEqualRequestIsSentAgainOnItsPreparedHandle() throws {
+        var post = HTTPRequest(method: .post, url: sandbox.url + "/same?k=1", timeoutMilliseconds: 30_000)
+        post.headers = [("X-Same", "yes"), ("Content-Type", "application/json")]
+        post.body = Array(#"{"n":1}"#.utf8)
+        for _ in 0..<3 { #expect((try? send(post).get().status) == 404) }
+        #expect((try? send(get("/other")).get().status) == 404)
+        #expect((try? send(post).get().status) == 404)
+        let requests = try sandbox.requests()
+        #expect(requests.map { $0["method"] as? String } == ["POST", "POST", "POST", "GET", "POST"])
+        for index in [0, 1, 2, 4] {
+            let headers = requests[index]["headers"] as? [String: String] ?? [:]
+            #expect(headers["x-same"] == "yes" && headers["content-type"] == "application/json")
+            #expect(requests[index]["body"] as? String == #"{"n":1}"#)
+        }
+        let other = requests[3]["headers"] as? [String: String] ?? [:]
+        #expect(other["x-same"] == nil && (requests[3]["body"] as? String ?? "").isEmpty)
+        // The same refused request twice: each failure says why, from its own transfer.
+        let closed = HTTPRequest(method: .get, url: "http://127.0.0.1:1/x", timeoutMilliseconds: 30_000)
+        for _ in 0..<2 {
+            guard case .failure(.network(let detail)) = send(closed) else { Issue.record("connected to port 1"); continue }
+            #expect(!detail.isEmpty)
+        }
+    }
+
     @Test func sendsNoAcceptHeaderUnlessAsked() throws {
         _ = send(get("/plain"))
         var withAccept = get("/json")

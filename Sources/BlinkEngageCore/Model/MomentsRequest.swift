@@ -65,6 +65,18 @@ public struct MomentsRequest: Sendable, Equatable {
         return warnings
     }
 
+    /// Whether `other` has the same parameters byte for byte, which is what may stand for it on the wire: `==`
+    /// compares text as Unicode does ("é" and "e" with U+0301 are equal there, not here).
+    public func isByteIdentical(to other: MomentsRequest) -> Bool {
+        func same(_ lhs: String?, _ rhs: String?) -> Bool {
+            guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+            return lhs.utf8.elementsEqual(rhs.utf8)
+        }
+        return same(loyaltyboost, other.loyaltyboost) && same(creative, other.creative) && same(campaignID, other.campaignID)
+            && development == other.development
+            && payload.elementsEqual(other.payload) { same($0.key, $1.key) && same($0.value, $1.value) }
+    }
+
     public static func == (lhs: MomentsRequest, rhs: MomentsRequest) -> Bool {
         lhs.loyaltyboost == rhs.loyaltyboost && lhs.creative == rhs.creative && lhs.campaignID == rhs.campaignID
             && lhs.development == rhs.development && lhs.payload.elementsEqual(rhs.payload, by: { $0 == $1 })

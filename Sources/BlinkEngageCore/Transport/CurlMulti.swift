@@ -8,9 +8,9 @@ final class CurlMulti: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
     private let network: NetworkOptions
     private var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
-    /// Easy handles of finished requests, reset, for the next ones: a new handle costs an allocation of
-    /// libcurl's whole per-transfer state and its zeroing, every request.
-    private var idle: [UnsafeMutableRawPointer] = []
+    /// Easy handles of finished requests, with their options, for the next ones: a new handle costs an
+    /// allocation of libcurl's whole per-transfer state and its zeroing, every request.
+    private var idle: [PreparedHandle] = []
     /// How many finished easy handles are kept for reuse.
     private static let idleHandles = 4
 
@@ -25,7 +25,7 @@ final class CurlMulti: @unchecked Sendable {
 
     deinit {
         for (handle, _) in active { curl_multi_remove_handle(raw, handle) }
-        for handle in idle { curl_easy_cleanup(handle) }
+        idle.removeAll()  // their easy handles are cleaned up before the multi handle
         curl_multi_cleanup(raw)
     }
 
@@ -34,8 +34,12 @@ final class CurlMulti: @unchecked Sendable {
 
     /// Starts `request`; when it cannot start, `completion` runs now with the reason.
     func start(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
-        do {
-            let easy = try EasyHandle(reusing: idle.popLast(), request: request, network: network, completion: completion)
+        do throws(TransportError) {
+            // A handle set up for an equal request first (a host fetching the same placement again), else any.
+            let reused = idle.lastIndex(where: { $0.configuredFor == request }) ?? idle.indices.last
+            let prepared: PreparedHandle
+            if let reused { prepared = idle.remove(at: reused) } else { prepared = try PreparedHandle() }
+            let easy = try EasyHandle(on: prepared, request: request, network: network, completion: completion)
             let added = curl_multi_add_handle(raw, easy.rawHandle)
             guard added == CURLM_OK else {
                 return completion(.failure(.network(String(cString: curl_multi_strerror(added)))))
@@ -55,7 +59,7 @@ final class CurlMulti: @unchecked Sendable {
             let code = message.pointee.data.result
             curl_multi_remove_handle(raw, handle)
             easy.completion(easy.outcome(code))
-            if idle.count < Self.idleHandles { idle.append(easy.takeHandleForReuse()) }
+            if idle.count < Self.idleHandles { idle.append(easy.prepared) }
         }
     }
 

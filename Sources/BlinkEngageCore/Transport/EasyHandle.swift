@@ -5,49 +5,77 @@ import Glibc
 import Musl
 #endif
 
-/// Owns one libcurl easy handle for one request: its options, header list, error buffer and the bytes
-/// received. libcurl's callbacks find their owner through the opaque pointer set as their user data.
-final class EasyHandle {
-    let handle: UnsafeMutableRawPointer
-    let request: HTTPRequest
-    let network: NetworkOptions
-    let completion: HTTPCompletion
-    private var headerList: UnsafeMutablePointer<curl_slist>?
-    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private(set) var body: [UInt8] = []
-    private(set) var responseHeaders: [String: String] = [:]
-    private(set) var exceededLimit = false
+/// A libcurl easy handle with what its options point at (the header list, the error buffer), and the request
+/// they were set for. Kept between requests by `CurlMulti`: a request equal to the last one on a handle is sent
+/// with the options already there, without a reset and a configuration (about 20K instructions a fetch).
+final class PreparedHandle {
+    let raw: UnsafeMutableRawPointer
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    /// The request the options were set for; nil when they are libcurl's defaults or a configuration failed.
+    var configuredFor: HTTPRequest?
+    /// Whether the options are libcurl's defaults (a new handle, or just reset).
+    var isPristine = true
 
-    /// Whether deinit cleans the libcurl handle up (false once the transport took it back for another request).
-    private var ownsHandle = true
-
-    /// - Parameter reusing: a handle an earlier request finished with, already `curl_easy_reset`; a new one when nil.
-    init(reusing reused: UnsafeMutableRawPointer? = nil, request: HTTPRequest, network: NetworkOptions = NetworkOptions(),
-         completion: @escaping HTTPCompletion) throws(TransportError) {
-        guard let handle = reused ?? curl_easy_init() else { throw .network("libcurl could not create a handle") }
-        self.handle = handle
-        self.request = request
-        self.network = network
-        self.completion = completion
+    init() throws(TransportError) {
+        guard let raw = curl_easy_init() else { throw .network("libcurl could not create a handle") }
+        self.raw = raw
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        try configure()
     }
 
     deinit {
-        if ownsHandle { curl_easy_cleanup(handle) }
+        curl_easy_cleanup(raw)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
-    var rawHandle: UnsafeMutableRawPointer { handle }
-
-    /// Gives the libcurl handle back for another request once this one is done with it: reset to libcurl's
-    /// defaults (every option and callback of this request gone; connections stay with the multi handle).
-    func takeHandleForReuse() -> UnsafeMutableRawPointer {
-        ownsHandle = false
-        curl_easy_reset(handle)
-        return handle
+    /// Back to libcurl's defaults (every option and callback gone; connections stay with the multi handle).
+    func reset() {
+        curl_easy_reset(raw)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        configuredFor = nil
+        isPristine = true
     }
+}
+
+/// One request on a prepared libcurl handle: the bytes and header fields received, and the completion.
+/// libcurl's callbacks find it through the opaque pointer set as their user data.
+final class EasyHandle {
+    let prepared: PreparedHandle
+    let request: HTTPRequest
+    let network: NetworkOptions
+    let completion: HTTPCompletion
+    private(set) var body: [UInt8] = []
+    private(set) var responseHeaders: [String: String] = [:]
+    private(set) var exceededLimit = false
+
+    /// - Parameter prepared: a handle configured for an equal request (used as it is), or any other (configured
+    ///   here: reset first when it carries another request's options).
+    init(on prepared: PreparedHandle, request: HTTPRequest, network: NetworkOptions = NetworkOptions(),
+         completion: @escaping HTTPCompletion) throws(TransportError) {
+        self.prepared = prepared
+        self.request = request
+        self.network = network
+        self.completion = completion
+        prepared.errorBuffer.pointee = 0
+        if prepared.configuredFor != request {
+            if !prepared.isPristine { prepared.reset() }
+            // A configuration that fails halfway leaves the handle neither pristine nor configured: reset next time.
+            prepared.isPristine = false
+            try configure()
+            prepared.configuredFor = request
+        }
+        // This request's own state is what the callbacks reach.
+        let owner = Unmanaged.passUnretained(self).toOpaque()
+        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_WRITEDATA, owner), CURLOPT_WRITEDATA)
+        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_PRIVATE, owner), CURLOPT_PRIVATE)
+        if request.keepsResponseHeaders {
+            try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_HEADERDATA, owner), CURLOPT_HEADERDATA)
+        }
+    }
+
+    var rawHandle: UnsafeMutableRawPointer { prepared.raw }
 
     private func set(_ option: CURLoption, _ value: Int) throws(TransportError) {
         try check(be_curl_easy_setopt_long(rawHandle, option, value), option)
@@ -57,10 +85,10 @@ final class EasyHandle {
         try check(value.withCString { be_curl_easy_setopt_string(rawHandle, option, $0) }, option)
     }
 
-    /// Adds one header line (NUL-terminated C bytes) to this request's list; false when libcurl is out of memory.
+    /// Adds one header line (NUL-terminated C bytes) to the handle's list; false when libcurl is out of memory.
     private func append(_ line: UnsafePointer<CChar>) -> Bool {
-        guard let appended = curl_slist_append(headerList, line) else { return false }
-        headerList = appended
+        guard let appended = curl_slist_append(prepared.headerList, line) else { return false }
+        prepared.headerList = appended
         return true
     }
 
@@ -95,7 +123,7 @@ final class EasyHandle {
         // Refuse early when the server announces a larger body; the write callback catches the rest.
         try check(be_curl_easy_setopt_off_t(rawHandle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodyBytes)),
                   CURLOPT_MAXFILESIZE_LARGE)
-        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_ERRORBUFFER, errorBuffer), CURLOPT_ERRORBUFFER)
+        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_ERRORBUFFER, prepared.errorBuffer), CURLOPT_ERRORBUFFER)
 
         switch request.method {
         case .get:
@@ -128,14 +156,13 @@ final class EasyHandle {
         guard request.header("Accept") != nil || append("Accept:"), request.method != .post || append("Expect:") else {
             throw .network("out of memory for headers")
         }
-        try check(be_curl_easy_setopt_slist(rawHandle, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
+        try check(be_curl_easy_setopt_slist(rawHandle, CURLOPT_HTTPHEADER, prepared.headerList), CURLOPT_HTTPHEADER)
 
-        let owner = Unmanaged.passUnretained(self).toOpaque()
+        // The callbacks; their user data (this request's EasyHandle) is set by every request, in init.
         try check(be_curl_easy_setopt_data_fn(rawHandle, CURLOPT_WRITEFUNCTION) { data, size, count, owner in
             let handle = Unmanaged<EasyHandle>.fromOpaque(owner!).takeUnretainedValue()
             return handle.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
         }, CURLOPT_WRITEFUNCTION)
-        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_WRITEDATA, owner), CURLOPT_WRITEDATA)
         // A request that keeps no header field has no header callback: libcurl then makes no call per line.
         if request.keepsResponseHeaders {
             try check(be_curl_easy_setopt_data_fn(rawHandle, CURLOPT_HEADERFUNCTION) { data, size, count, owner in
@@ -143,9 +170,7 @@ final class EasyHandle {
                 handle.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
                 return size * count
             }, CURLOPT_HEADERFUNCTION)
-            try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_HEADERDATA, owner), CURLOPT_HEADERDATA)
         }
-        try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_PRIVATE, owner), CURLOPT_PRIVATE)
     }
 
     /// Appends body bytes; returning less than offered makes libcurl abort the transfer.
@@ -188,6 +213,7 @@ final class EasyHandle {
             return .success(HTTPResponse(status: status, body: body, headers: responseHeaders))
         }
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge(request.maximumBodyBytes)) }
+        let errorBuffer = prepared.errorBuffer
         let detail = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         if code == CURLE_OPERATION_TIMEDOUT { return .failure(.timeout(detail)) }
         if code == CURLE_SSL_PINNEDPUBKEYNOTMATCH {

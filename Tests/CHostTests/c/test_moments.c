@@ -115,6 +115,35 @@ static void test_request_on_the_wire(void) {
     test_result_dispose(&r);
 }
 
+/* A fetch of a request equal to the last one sends the request built for it; one that differs in any byte
+ * (here only in the Unicode form of a value, which Swift's String compares as equal) or in a privacy signal is
+ * built anew. */
+static void test_a_repeated_request_is_sent_as_built_only_when_byte_identical(void) {
+    test_result r;
+    char *requests;
+    be_moments_request *request = placement_request();
+    sandbox_reset();
+    CHECK_INT(be_moments_request_set_payload(request, "pub_user_id", "caf\xc3\xa9"), BE_OK); /* é, one scalar */
+    fetch(request, &r);
+    test_result_dispose(&r);
+    fetch(request, &r);
+    test_result_dispose(&r);
+    CHECK_INT(be_moments_request_set_payload(request, "pub_user_id", "cafe\xcc\x81"), BE_OK); /* e and U+0301 */
+    fetch(request, &r);
+    test_result_dispose(&r);
+    CHECK_INT(be_sdk_set_limit_tracking(sdk, 1), BE_OK); /* the identifier is withheld from now on */
+    fetch(request, &r);
+    test_result_dispose(&r);
+    CHECK_INT(be_sdk_set_limit_tracking(sdk, 0), BE_OK);
+    requests = sandbox_requests();
+    CHECK_INT(count_occurrences(requests, "\"path\": \"/native/v4/offers.json\""), 4);
+    CHECK_INT(count_occurrences(requests, "caf\\u00e9"), 2);
+    CHECK_INT(count_occurrences(requests, "cafe\\u0301"), 1);
+    CHECK_INT(count_occurrences(requests, "\\\"lmt\\\":\\\"1\\\""), 1);
+    free(requests);
+    be_moments_request_free(request);
+}
+
 static void test_campaign_id_and_default_user_agent(void) {
     test_result r;
     char *requests;
@@ -337,6 +366,7 @@ int main(void) {
     start_sdk("demo-key", 0);
     RUN(test_success_decodes_every_field_and_style);
     RUN(test_request_on_the_wire);
+    RUN(test_a_repeated_request_is_sent_as_built_only_when_byte_identical);
     RUN(test_campaign_id_and_default_user_agent);
     RUN(test_setters_refuse_invalid_values_before_any_io);
     RUN(test_error_no_api_key_is_1_without_a_request);
