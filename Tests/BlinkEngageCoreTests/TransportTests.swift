@@ -128,6 +128,17 @@ final class TransportTests {
         }
         let other = requests[3]["headers"] as? [String: String] ?? [:]
         #expect(other["x-same"] == nil && (requests[3]["body"] as? String ?? "").isEmpty)
+        // Equal as Swift compares text, not byte for byte: the second goes out with its own bytes.
+        try sandbox.control("POST", "/_sandbox/reset")
+        var composed = get("/form")
+        composed.headers = [("X-Name", "caf\u{E9}")]
+        var decomposed = composed
+        decomposed.headers = [("X-Name", "cafe\u{301}")]
+        #expect(composed == decomposed)
+        _ = send(composed)
+        _ = send(decomposed)
+        let forms = try sandbox.requests().map { ($0["headers"] as? [String: String])?["x-name"] ?? "" }
+        #expect(forms.count == 2 && !forms[0].utf8.elementsEqual(forms[1].utf8))
         // The same refused request twice: each failure says why, from its own transfer.
         let closed = HTTPRequest(method: .get, url: "http://127.0.0.1:1/x", timeoutMilliseconds: 30_000)
         for _ in 0..<2 {

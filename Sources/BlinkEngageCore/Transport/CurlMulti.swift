@@ -36,7 +36,7 @@ final class CurlMulti: @unchecked Sendable {
     func start(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
         do throws(TransportError) {
             // A handle set up for an equal request first (a host fetching the same placement again), else any.
-            let reused = idle.lastIndex(where: { $0.configuredFor == request }) ?? idle.indices.last
+            let reused = idle.lastIndex(where: { $0.configuredFor?.isByteIdentical(to: request) == true }) ?? idle.indices.last
             let prepared: PreparedHandle
             if let reused { prepared = idle.remove(at: reused) } else { prepared = try PreparedHandle() }
             let easy = try EasyHandle(on: prepared, request: request, network: network, completion: completion)

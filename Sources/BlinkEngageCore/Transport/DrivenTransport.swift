@@ -7,9 +7,9 @@ import Musl
 #endif
 
 /// HTTP over libcurl with no thread of its own: `send` sends when it can, whoever calls `drive` does the rest of
-/// the I/O that is ready, and the completions run there. With BE_FETCH_IO_ON_DISPATCH, offer fetches go through one that `be_sdk_dispatch`
-/// drives, so the host's thread reads the answer, decodes it and runs the callback: no thread is woken between
-/// the socket and the callback, where the threaded path wakes two.
+/// the I/O that is ready, and the completions run there. With BE_FETCH_IO_ON_DISPATCH, offer fetches go through
+/// one that `be_sdk_dispatch` drives, so the host's threads send the request, read the answer, decode it and run
+/// the callback: no thread is woken between the socket and the callback, where the threaded path wakes two.
 ///
 /// `descriptor` is readable whenever `drive` has something to do. It is an epoll set of libcurl's sockets (kept
 /// by libcurl's socket callback), a timer for libcurl's timeouts, a timer for `schedule`, the wake-up signal
@@ -76,10 +76,10 @@ public final class DrivenTransport: Transport {
     public var descriptor: Int32 { watch.epoll }
 
     /// Sends a request: at once, on the calling thread, when no drive is in progress; else the drive in progress
-    /// (another thread's, or the one this call is made from) starts it. Either way the answer is read by a
-    /// `drive`. `completion` runs exactly once: inside `send` only when the request fails before any I/O
-    /// waits (a refused request, a connection that fails at once), else inside a `drive` or `shutdown`; after
-    /// `shutdown` it runs with `.cancelled` on the calling thread.
+    /// (another thread's, or the one this call is made from) starts it. What cannot be done without waiting is
+    /// left to a `drive`. `completion` runs exactly once: inside `send` when the transfer ends there (a refused
+    /// request, a connection that fails at once, an answer that was already there), else inside a `drive` or
+    /// `shutdown`; after `shutdown` it runs with `.cancelled` on the calling thread.
     public func send(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
         guard state.withLock({ $0.accept(request, completion: completion) }) else { return completion(.failure(.cancelled)) }
         // Starting here sends the request within the host's fetch call, not at its next dispatch, and saves the

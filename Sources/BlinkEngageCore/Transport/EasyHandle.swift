@@ -6,8 +6,8 @@ import Musl
 #endif
 
 /// A libcurl easy handle with what its options point at (the header list, the error buffer), and the request
-/// they were set for. Kept between requests by `CurlMulti`: a request equal to the last one on a handle is sent
-/// with the options already there, without a reset and a configuration (about 20K instructions a fetch).
+/// they were set for. Kept between requests by `CurlMulti`: a request byte-identical to the last one on a handle
+/// is sent with the options already there, without a reset and a configuration (about 12K instructions a fetch).
 final class PreparedHandle {
     let raw: UnsafeMutableRawPointer
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -50,8 +50,8 @@ final class EasyHandle {
     private(set) var responseHeaders: [String: String] = [:]
     private(set) var exceededLimit = false
 
-    /// - Parameter prepared: a handle configured for an equal request (used as it is), or any other (configured
-    ///   here: reset first when it carries another request's options).
+    /// - Parameter prepared: a handle configured for a byte-identical request (used as it is), or any other
+    ///   (configured here: reset first when it carries another request's options).
     init(on prepared: PreparedHandle, request: HTTPRequest, network: NetworkOptions = NetworkOptions(),
          completion: @escaping HTTPCompletion) throws(TransportError) {
         self.prepared = prepared
@@ -59,7 +59,7 @@ final class EasyHandle {
         self.network = network
         self.completion = completion
         prepared.errorBuffer.pointee = 0
-        if prepared.configuredFor != request {
+        if prepared.configuredFor?.isByteIdentical(to: request) != true {
             if !prepared.isPristine { prepared.reset() }
             // A configuration that fails halfway leaves the handle neither pristine nor configured: reset next time.
             prepared.isPristine = false

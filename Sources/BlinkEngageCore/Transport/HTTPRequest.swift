@@ -39,6 +39,17 @@ public struct HTTPRequest: Sendable, Equatable {
         headers.first(where: { ASCII.equalIgnoringCase($0.name, name) })?.value
     }
 
+    /// Whether `other` would put the same bytes on the wire: `==` compares texts as Unicode does, so a header
+    /// value in another normalization form is equal there and not here.
+    func isByteIdentical(to other: HTTPRequest) -> Bool {
+        func same(_ lhs: String, _ rhs: String) -> Bool { lhs.utf8.elementsEqual(rhs.utf8) }
+        return method == other.method && same(url, other.url)
+            && headers.elementsEqual(other.headers) { same($0.name, $1.name) && same($0.value, $1.value) }
+            && body == other.body && timeoutMilliseconds == other.timeoutMilliseconds
+            && followRedirects == other.followRedirects && maximumBodyBytes == other.maximumBodyBytes
+            && keepsResponseHeaders == other.keepsResponseHeaders
+    }
+
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 })
             && lhs.body == rhs.body && lhs.timeoutMilliseconds == rhs.timeoutMilliseconds
