@@ -7,13 +7,24 @@ struct RemoteNumberTests {
     @Test(arguments: [
         ("4001", "4001"), ("-0", "0"), ("9223372036854775807", "9223372036854775807"), ("4.001e3", "4001"),
         ("9223372036854775808", nil), ("-9223372036854775809", nil), ("1e400", nil), ("-1e400", nil), ("1e15", "1000000000000000"), ("1e16", nil),
-        ("0.5", nil), ("4001.0", "4001"),
+        ("0.5", nil), ("4001.0", "4001"), ("0", "0"), ("123456789012345678", "123456789012345678"),
+        ("1234567890123456789", "1234567890123456789"),
     ] as [(String, String?)])
     func offerIDs(number: String, expected: String?) throws {
         let asNumber = try #require(try? JSONTape(parsing: Array(number.utf8)))
         let asString = try #require(try? JSONTape(parsing: Array("\"\(number)\"".utf8)))
         #expect(OfferDecoder.idText(asNumber, 0) == expected)
         #expect(OfferDecoder.idText(asString, 0) == (Int64(number).map(String.init)))
+    }
+
+    /// Ids sent as strings: digits only, read as the integer they spell (leading zeros and a plus sign go).
+    @Test(arguments: [
+        ("007", "7"), ("+5", "5"), ("0", "0"), ("00", "0"), ("12a", nil), ("", nil), ("\u{0661}\u{0662}", nil), ("-3", "-3"),
+        ("123456789012345678", "123456789012345678"), ("99999999999999999999", nil),
+    ] as [(String, String?)])
+    func offerIDsSentAsStrings(text: String, expected: String?) throws {
+        let tape = try JSONTape(parsing: Array("\"\(text)\"".utf8))
+        #expect(OfferDecoder.idText(tape, 0) == expected)
     }
 
     /// Stored rows at their extremes: ids, kinds and creation times read back or are refused, never trapped on.

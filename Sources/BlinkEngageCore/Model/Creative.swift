@@ -32,7 +32,7 @@ public final class Creative: Sendable, Equatable {
         }
         urlPosition = OfferDecoder.nonEmpty(tape, url).flatMap { url in tape.withText(url) { ServiceURL.isAbsoluteHTTP($0) } ? url : nil }
         typePosition = OfferDecoder.nonEmpty(tape, type)
-        isPrimary = primary.map(tape.isTrue) == true
+        isPrimary = primary.map { tape.isTrue($0) } == true  // a closure: the method reference retained the tape
         pixelWidth = OfferDecoder.nonEmpty(tape, width).map { tape.withText($0, Self.pixels) } ?? 0
         pixelHeight = OfferDecoder.nonEmpty(tape, height).map { tape.withText($0, Self.pixels) } ?? 0
     }

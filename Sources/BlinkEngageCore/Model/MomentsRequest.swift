@@ -70,7 +70,7 @@ public struct MomentsRequest: Sendable, Equatable {
     public func isByteIdentical(to other: MomentsRequest) -> Bool {
         func same(_ lhs: String?, _ rhs: String?) -> Bool {
             guard let lhs, let rhs else { return lhs == nil && rhs == nil }
-            return lhs.utf8.elementsEqual(rhs.utf8)
+            return lhs.hasSameUTF8(as: rhs)
         }
         return same(loyaltyboost, other.loyaltyboost) && same(creative, other.creative) && same(campaignID, other.campaignID)
             && development == other.development

@@ -13,7 +13,12 @@ public final class Offer: Sendable {
     /// Where each documented key's value sits.
     private let members: OfferMembers
     public let creatives: [Creative]
-    public let tags: [String]
+    /// The string elements of `tags`, read from the answer when asked for (the decoder checked it is an array
+    /// or absent).
+    public var tags: [String] {
+        guard let value = members[.tags] else { return [] }
+        return tape.elements(of: value).compactMap { tape.isString($0) ? tape.text($0) : nil }
+    }
     /// The main image: the creative marked primary, else `image` (legacy `creative_url`); only an absolute
     /// http(s) URL.
     public var mainImageURL: String? { mainImage.flatMap(tape.text) }
@@ -33,7 +38,7 @@ public final class Offer: Sendable {
     private let refused: UInt32
 
     init(id: String, tape: JSONTape, position: Int, texts: AnswerTexts, members: OfferMembers, creatives: [Creative],
-         tags: [String], mainImage: Int?, placement: FeedPlacement?) {
+         mainImage: Int?, placement: FeedPlacement?) {
         self.id = id
         self.tape = tape
         self.position = position
@@ -41,7 +46,6 @@ public final class Offer: Sendable {
         self.members = members
         self.placement = placement
         self.creatives = creatives
-        self.tags = tags
         var refusedKeys: [String] = [], refused: UInt32 = 0
         let isHTTP = mainImage.map { tape.withText($0) { ServiceURL.isAbsoluteHTTP($0) } }
         self.mainImage = isHTTP == true ? mainImage : nil

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The few text helpers the engine needs, on the standard library alone (no Foundation, and not the
 /// string-processing module, which the library leaves out).
 extension String {
@@ -28,6 +34,17 @@ extension String {
     }
 
     func containsText(_ needle: String) -> Bool { firstRange(ofText: needle) != nil }
+
+    /// Whether `other` is the same UTF-8, byte for byte (`==` compares as Unicode does: another normalization
+    /// form of the same text is equal there). One `memcmp` over the contiguous UTF-8 native strings have.
+    func hasSameUTF8(as other: String) -> Bool {
+        var lhs = self, rhs = other
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                left.count == right.count && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+    }
 
     /// Every occurrence of `target` replaced by `replacement`.
     func replacingOccurrences(of target: String, with replacement: String) -> String {

@@ -42,9 +42,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether `other` would put the same bytes on the wire: `==` compares texts as Unicode does, so a header
     /// value in another normalization form is equal there and not here.
     func isByteIdentical(to other: HTTPRequest) -> Bool {
-        func same(_ lhs: String, _ rhs: String) -> Bool { lhs.utf8.elementsEqual(rhs.utf8) }
-        return method == other.method && same(url, other.url)
-            && headers.elementsEqual(other.headers) { same($0.name, $1.name) && same($0.value, $1.value) }
+        return method == other.method && url.hasSameUTF8(as: other.url)
+            && headers.elementsEqual(other.headers) { $0.name.hasSameUTF8(as: $1.name) && $0.value.hasSameUTF8(as: $1.value) }
             && body == other.body && timeoutMilliseconds == other.timeoutMilliseconds
             && followRedirects == other.followRedirects && maximumBodyBytes == other.maximumBodyBytes
             && keepsResponseHeaders == other.keepsResponseHeaders

@@ -17,17 +17,11 @@ enum OfferDecoder {
             throw ShapeError(reason: "offer \(id): beacons is not an object")
         }
         let creatives = try decodeCreatives(tape, present(.creatives), texts: texts, offerID: id)
-        var tags: [String] = []
-        if let value = present(.tags) {
-            guard tape.isArray(value) else { throw ShapeError(reason: "offer \(id): tags is not an array") }
-            // One pass, one array: a filter and a map each made one of their own, twice per offer.
-            for element in tape.elements(of: value) where tape.isString(element) {
-                if let tag = tape.text(element) { tags.append(tag) }
-            }
-        }
+        // Tags are read from the answer when asked for (`Offer.tags`); only their shape is checked now.
+        if let value = present(.tags), !tape.isArray(value) { throw ShapeError(reason: "offer \(id): tags is not an array") }
         let primary = creatives.first(where: { $0.isPrimary })?.urlPosition
         let image = nonEmpty(tape, present(.image)) ?? nonEmpty(tape, present(.creativeURL))
-        return Offer(id: id, tape: tape, position: object, texts: texts, members: members, creatives: creatives, tags: tags,
+        return Offer(id: id, tape: tape, position: object, texts: texts, members: members, creatives: creatives,
                      mainImage: primary ?? image, placement: placement)
     }
 
@@ -39,7 +33,18 @@ enum OfferDecoder {
 
     /// An integer id as its decimal text; a string of digits is accepted too.
     static func idText(_ tape: JSONTape, _ position: Int?) -> String? {
-        guard let position, let text = tape.text(position) else { return nil }
+        guard let position else { return nil }
+        // The usual id, up to 18 digits without a sign or a leading zero, is its own decimal text: taken as it is,
+        // without the round trip through Int64 below.
+        let kind = tape.kind(position)
+        if kind == .number || kind == .string, let plain = tape.withText(position, { bytes -> String? in
+            guard bytes.count > 0, bytes.count <= 18, bytes[0] != UInt8(ascii: "0") || bytes.count == 1,
+                  bytes.allSatisfy(ASCII.isDigit) else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }) {
+            return plain
+        }
+        guard let text = tape.text(position) else { return nil }
         switch tape.kind(position) {
         case .number:
             guard let integer = Int64(text) else {
