@@ -7,6 +7,7 @@
 #define BLINKENGAGE_JSON_TAPE_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "scan.h"
 
 /* Entry kinds, containers first (the Swift side tells scalars by kind >= BE_JSON_STRING). */
@@ -285,5 +286,79 @@ static inline be_json_status be_json_build_tape(const uint8_t *text, size_t coun
     return BE_JSON_OK;
 #undef BE_JSON_FAIL
 #undef BE_JSON_IN_OBJECT
+}
+
+/* The UTF-8 of a string body at `start..<end` that the builder accepted, its escapes resolved, written to
+ * `destination` (room for `end - start` bytes: resolving never lengthens, "\uXXXX" being at most 3 bytes of
+ * UTF-8 and an escaped pair 4); returns how many bytes it wrote. Plain runs are copied whole. */
+static inline size_t be_json_unescape(const uint8_t *text, size_t start, size_t end, uint8_t *destination) {
+    size_t written = 0, at = start;
+    while (at < end) {
+        const uint8_t *backslash = (const uint8_t *)memchr(text + at, '\\', end - at);
+        size_t run = backslash ? (size_t)(backslash - (text + at)) : end - at;
+        memcpy(destination + written, text + at, run);
+        written += run;
+        at += run;
+        if (at >= end) break;
+        uint8_t escape = text[at + 1];
+        at += 2;
+        uint32_t scalar;
+        switch (escape) {
+        case 'b': destination[written++] = 0x08; continue;
+        case 'f': destination[written++] = 0x0C; continue;
+        case 'n': destination[written++] = 0x0A; continue;
+        case 'r': destination[written++] = 0x0D; continue;
+        case 't': destination[written++] = 0x09; continue;
+        case 'u': break;
+        default: destination[written++] = escape; continue; /* '"', '\\' and '/' stand for themselves */
+        }
+        scalar = (uint32_t)(be_json_hex(text[at]) << 12 | be_json_hex(text[at + 1]) << 8 | be_json_hex(text[at + 2]) << 4 |
+                            be_json_hex(text[at + 3]));
+        at += 4;
+        if (scalar >= 0xD800 && scalar <= 0xDBFF) { /* a high surrogate: the builder saw its low half follow */
+            uint32_t low = (uint32_t)(be_json_hex(text[at + 2]) << 12 | be_json_hex(text[at + 3]) << 8 |
+                                      be_json_hex(text[at + 4]) << 4 | be_json_hex(text[at + 5]));
+            at += 6;
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00);
+        }
+        if (scalar < 0x80) {
+            destination[written++] = (uint8_t)scalar;
+        } else if (scalar < 0x800) {
+            destination[written++] = (uint8_t)(0xC0 | scalar >> 6);
+            destination[written++] = (uint8_t)(0x80 | (scalar & 0x3F));
+        } else if (scalar < 0x10000) {
+            destination[written++] = (uint8_t)(0xE0 | scalar >> 12);
+            destination[written++] = (uint8_t)(0x80 | (scalar >> 6 & 0x3F));
+            destination[written++] = (uint8_t)(0x80 | (scalar & 0x3F));
+        } else {
+            destination[written++] = (uint8_t)(0xF0 | scalar >> 18);
+            destination[written++] = (uint8_t)(0x80 | (scalar >> 12 & 0x3F));
+            destination[written++] = (uint8_t)(0x80 | (scalar >> 6 & 0x3F));
+            destination[written++] = (uint8_t)(0x80 | (scalar & 0x3F));
+        }
+    }
+    return written;
+}
+
+/* Copies `text` (`count` bytes) to `destination` (room for `count + 1`) with every scalar's host text
+ * NUL-terminated where it starts: the byte after a number or literal, or a string's closing quote, becomes the
+ * NUL; an escaped string is written resolved in its place; null reads as "". Containers are left as they are,
+ * their bytes overwritten by their members' NULs. One pass over the entries, mostly one store each. */
+static inline void be_json_write_scalar_texts(const uint8_t *text, size_t count, const be_json_entry *entries,
+                                              size_t entry_count, uint8_t *destination) {
+    size_t i;
+    if (count > 0) memcpy(destination, text, count);
+    destination[count] = 0;
+    for (i = 0; i < entry_count; i++) {
+        const be_json_entry *entry = &entries[i];
+        if (entry->type < BE_JSON_STRING) continue;
+        if (entry->escapes) {
+            size_t start = entry->start;
+            destination[start + be_json_unescape(text, start, start + entry->length, destination + start)] = 0;
+        } else {
+            /* offsets stay below 2 GiB, so the 32-bit sum cannot wrap */
+            destination[entry->type == BE_JSON_NULL ? entry->start : entry->start + entry->length] = 0;
+        }
+    }
 }
 #endif

@@ -92,6 +92,30 @@ struct JSONTapeTests {
         #expect(Int(BE_JSON_MAX_DEPTH) == JSONParser.maximumDepth)
     }
 
+    /// Every escape resolves to its UTF-8, alone, at either end of a string and between plain runs, through the
+    /// tape's text and through the scalar texts written in place.
+    @Test func everyEscapeResolves() throws {
+        let cases: [(String, String)] = [
+            (#"\""#, "\""), (#"\\"#, "\\"), (#"\/"#, "/"), (#"\b"#, "\u{08}"), (#"\f"#, "\u{0C}"), (#"\n"#, "\n"), (#"\r"#, "\r"),
+            (#"\t"#, "\t"), (#"\u0041"#, "A"), (#"\u00e9"#, "\u{E9}"), (#"\u20AC"#, "\u{20AC}"), (#"\ud83d\ude00"#, "\u{1F600}"),
+            (#"\u0000"#, "\u{0}"),
+        ]
+        for (escape, resolved) in cases {
+            for (prefix, suffix) in [("", ""), ("ab", ""), ("", "cd"), ("plain run ", " and more")] {
+                let body = prefix + escape + suffix
+                let tape = try JSONTape(parsing: Array("[\"\(body)\", 1]".utf8))
+                #expect(tape.text(1) == prefix + resolved + suffix, "\(body)")
+                let destination = UnsafeMutablePointer<UInt8>.allocate(capacity: tape.bytes.count + 1)
+                defer { destination.deallocate() }
+                tape.writeScalarTexts(into: destination)
+                let start = Int(tape.scalarTextOffset(1)!)
+                let written = Array(UnsafeBufferPointer(start: destination + start, count: (prefix + resolved + suffix).utf8.count))
+                #expect(written == Array((prefix + resolved + suffix).utf8), "\(body)")
+                #expect(destination[start + written.count] == 0)
+            }
+        }
+    }
+
     /// The entry kinds the Swift side reads are the C builder's, in its order.
     @Test func entryKindsAreTheBuildersKinds() {
         let kinds: [(JSONTape.Entry.Kind, Int)] = [

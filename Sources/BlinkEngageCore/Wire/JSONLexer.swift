@@ -218,28 +218,10 @@ struct JSONLexer {
     }
 
     /// Writes the body at `range` (accepted by `scanString`) with its escapes resolved to `destination`, which
-    /// has room for `range.count` bytes; returns how many it wrote.
+    /// has room for `range.count` bytes; returns how many it wrote. The tape's C code does it (`be_json_unescape`),
+    /// for both readers.
     static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into destination: UnsafeMutablePointer<UInt8>) -> Int {
-        var lexer = JSONLexer(bytes, at: range.lowerBound)
-        var written = 0
-        var runStart = range.lowerBound
-        func copyRun(to end: Int) {
-            guard end > runStart, let base = bytes.baseAddress else { return }
-            (destination + written).update(from: base + runStart, count: end - runStart)
-            written += end - runStart
-        }
-        while lexer.index < range.upperBound {
-            guard bytes[lexer.index] == UInt8(ascii: "\\") else { lexer.index += 1; continue }
-            copyRun(to: lexer.index)
-            // Already validated by scanString, so an escape here always reads.
-            guard let scalar = try? lexer.readEscape() else { break }
-            for byte in UTF8.encode(scalar)! {
-                destination[written] = byte
-                written += 1
-            }
-            runStart = lexer.index
-        }
-        copyRun(to: range.upperBound)
-        return written
+        guard let base = bytes.baseAddress, !range.isEmpty else { return 0 }
+        return be_json_unescape(base, range.lowerBound, range.upperBound, destination)
     }
 }

@@ -225,21 +225,8 @@ public final class JSONTape: @unchecked Sendable {
     /// "". Objects and arrays are left as they are, their bytes overwritten by their members' NULs.
     func writeScalarTexts(into destination: UnsafeMutablePointer<UInt8>) {
         bytes.withUnsafeBufferPointer { all in
-            if let base = all.baseAddress { memcpy(destination, base, all.count) }
-            destination[all.count] = 0
-            // One pass, mostly the plain case: a store at each scalar's end (offsets stay below 2 GiB, so their
-            // 32-bit sum cannot wrap).
-            let scalars = Entry.Kind.string.rawValue
-            for entry in UnsafeBufferPointer(start: entries, count: count) where entry.kind.rawValue >= scalars {
-                if entry.escaped {
-                    let start = Int(entry.start), end = start + Int(entry.length)
-                    destination[start + JSONLexer.unescape(all, start..<end, into: destination + start)] = 0
-                } else if entry.kind == .null {
-                    destination[Int(entry.start)] = 0
-                } else {
-                    destination[Int(entry.start &+ entry.length)] = 0
-                }
-            }
+            // An empty text has no base address; nothing is read from it.
+            be_json_write_scalar_texts(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, all.count, entries, count, destination)
         }
     }
 
