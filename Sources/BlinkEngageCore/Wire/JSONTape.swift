@@ -292,8 +292,7 @@ public final class JSONTape: @unchecked Sendable {
 }
 
 extension be_json_entry {
-    /// The entry kinds in the order of CJSONScan's BE_JSON_OBJECT ... BE_JSON_NULL (a test holds them together):
-    /// containers first, so `writeScalarTexts` tells scalars by `rawValue >= string`.
+    /// The entry kinds in the order of CJSONScan's BE_JSON_OBJECT ... BE_JSON_NULL (a test holds them together).
     enum Kind: UInt8 { case object, array, string, number, `true`, `false`, null }
 
     /// The builder writes only the kinds above.
