@@ -189,7 +189,7 @@ static inline be_json_status be_json_build_tape(const uint8_t *text, size_t coun
     uint32_t open[BE_JSON_MAX_DEPTH];
     size_t depth = 0, written = 0, at;
     const char *reason;
-    enum { VALUE, KEY, AFTER } expecting = VALUE;
+    enum { VALUE, KEY } expecting = VALUE; /* what comes next; after a value, the loop below decides */
 #define BE_JSON_FAIL(where, why) do { outcome->error_offset = (where); outcome->error_reason = (why); return BE_JSON_INVALID; } while (0)
 #define BE_JSON_IN_OBJECT (open[depth - 1] & 0x80000000u)
     at = be_json_skip_space(text, 0, count);
