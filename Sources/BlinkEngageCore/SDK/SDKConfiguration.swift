@@ -83,8 +83,6 @@ public struct SDKConfiguration: Sendable {
         network.pinnedPublicKey = pins
     }
 
-    /// A transport for `options`: the host's when it gave one, else libcurl with the network settings
-    /// (the pinned keys only where `pinned`: first-party requests; pixel and image hosts are not the service).
     /// The transport of offer fetches when they do their I/O in `be_sdk_dispatch`: nil on the SDK's thread, and
     /// with a host-supplied transport (fetches go through it). `alsoReadableWith` joins the dispatch descriptor.
     func makeDrivenFetchTransport(_ options: TransportOptions, alsoReadableWith descriptor: Int32) throws(EngineFailure) -> DrivenTransport? {
@@ -97,6 +95,8 @@ public struct SDKConfiguration: Sendable {
         return try DrivenTransport(options: options, alsoReadableWith: descriptor)
     }
 
+    /// A transport for `options`: the host's when it gave one, else libcurl with the network settings
+    /// (the pinned keys only where `pinned`: first-party requests; pixel and image hosts are not the service).
     func makeTransport(_ options: TransportOptions, pinned: Bool) throws(EngineFailure) -> any Transport {
         if let hostHTTPSend { return try HostTransport(options: options, send: hostHTTPSend) }
         var options = options

@@ -50,6 +50,15 @@ final class CurlMulti: @unchecked Sendable {
         }
     }
 
+    /// Takes the work a transport's callers queued (`TransportState.takeWork`): with `cancel`, everything in flight
+    /// and every new request completes with `.cancelled`; otherwise the new requests start.
+    func take(_ work: (incoming: [(HTTPRequest, HTTPCompletion)], cancel: Bool)) {
+        if work.cancel { cancelAll() }
+        for (request, completion) in work.incoming {
+            if work.cancel { completion(.failure(.cancelled)) } else { start(request, completion: completion) }
+        }
+    }
+
     /// Runs the completion of every transfer libcurl reports done, and keeps their handles for reuse.
     func completeFinished() {
         var remaining: Int32 = 0

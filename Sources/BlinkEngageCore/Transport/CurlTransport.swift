@@ -68,13 +68,7 @@ public final class CurlTransport: Transport {
     private func run() {
         while true {
             let (work, stopping) = state.withLock { ($0.takeWork(), $0.stopping) }
-            let (incoming, cancel) = work
-            if cancel {
-                multi.cancelAll()
-                for (_, completion) in incoming { completion(.failure(.cancelled)) }
-            } else {
-                for (request, completion) in incoming { multi.start(request, completion: completion) }
-            }
+            multi.take(work)
             if stopping { break }
 
             var running: Int32 = 0

@@ -90,21 +90,17 @@ public final class DrivenTransport: Transport {
     /// Starts the queued requests and lets libcurl send them (a transfer added asks for its first timeout at once),
     /// without waiting on any descriptor; under the driver lock.
     private func startQueued(on multi: CurlMulti) {
-        takeQueued(on: multi)
-        if watch.timeout.withLock({ timeout in defer { timeout.dueNow = false }; return timeout.dueNow }) {
-            act(on: multi, socket: -1, readiness: 0)  // -1 is CURL_SOCKET_TIMEOUT
-        }
+        multi.take(state.withLock { $0.takeWork() })
+        _ = actOnDueTimeout(multi)
         multi.completeFinished()
         keepDueTimeoutVisible()
     }
 
-    /// Takes the requests `send` queued: started, or cancelled when the transport stopped.
-    private func takeQueued(on multi: CurlMulti) {
-        let (incoming, cancel) = state.withLock { $0.takeWork() }
-        if cancel { multi.cancelAll() }
-        for (request, completion) in incoming {
-            if cancel { completion(.failure(.cancelled)) } else { multi.start(request, completion: completion) }
-        }
+    /// Lets libcurl handle a timeout it asked for at once (its timer callback said 0); whether there was one.
+    private func actOnDueTimeout(_ multi: CurlMulti) -> Bool {
+        guard watch.timeout.withLock({ timeout in defer { timeout.dueNow = false }; return timeout.dueNow }) else { return false }
+        act(on: multi, socket: -1, readiness: 0)  // -1 is CURL_SOCKET_TIMEOUT
+        return true
     }
 
     /// A timeout libcurl wants at once that no round handled: the descriptor says so, for the next drive.
@@ -131,11 +127,8 @@ public final class DrivenTransport: Transport {
     /// Cancels everything in flight and queued; every completion has run on return. Waits for a drive in progress.
     public func shutdown() {
         state.withLock { $0.stop() }
-        driver.withLock { multi in
-            let (incoming, _) = state.withLock { $0.takeWork() }
-            multi.cancelAll()
-            for (_, completion) in incoming { completion(.failure(.cancelled)) }
-        }
+        // Whatever the taken work says (a drive may have taken the stop's cancel already), all of it ends here.
+        driver.withLock { multi in multi.take((state.withLock { $0.takeWork() }.incoming, cancel: true)) }
     }
 
     /// Does what is ready now, without waiting: starts queued requests, moves data on ready sockets, lets libcurl
@@ -147,11 +140,7 @@ public final class DrivenTransport: Transport {
             var descriptors = InlineArray<8, Int32>(repeating: -1)
             var readiness = InlineArray<8, Int32>(repeating: 0)
             for _ in 0..<Self.maximumRounds {
-                var acted = false
-                if watch.timeout.withLock({ timeout in defer { timeout.dueNow = false }; return timeout.dueNow }) {
-                    act(on: multi, socket: -1, readiness: 0)  // -1 is CURL_SOCKET_TIMEOUT
-                    acted = true
-                }
+                var acted = actOnDueTimeout(multi)
                 var fds = descriptors.mutableSpan
                 var ready = readiness.mutableSpan
                 let count = fds.withUnsafeMutableBufferPointer { fds in
@@ -164,7 +153,7 @@ public final class DrivenTransport: Transport {
                     switch descriptor {
                     case waker.descriptor:
                         waker.consume()
-                        takeQueued(on: multi)
+                        multi.take(state.withLock { $0.takeWork() })
                     case watch.timeouts:
                         FileIO.resetCounter(watch.timeouts)
                         watch.timeout.withLock { $0.armed = false }

@@ -170,6 +170,14 @@ static be_sdk *start_with_fetch_io_on_dispatch(uint32_t timeout_ms) {
     return sdk;
 }
 
+/* Shuts the SDK down and frees what a fetch-on-dispatch test made. */
+static void end_fetch_test(be_sdk *sdk, be_moments_request *request, test_result *r) {
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    test_result_dispose(r);
+    sandbox_reset();
+}
+
 static void test_fetch_io_on_dispatch_runs_on_the_polling_thread(void) {
     enum { N = 12 }; /* more than the 4 connections a host gets: the rest wait for one, driven all the same */
     be_sdk *sdk = start_with_fetch_io_on_dispatch(0);
@@ -193,10 +201,7 @@ static void test_fetch_io_on_dispatch_runs_on_the_polling_thread(void) {
     descriptor.events = POLLIN;
     CHECK_INT(poll(&descriptor, 1, 0), 0);
     CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
-    be_sdk_shutdown(sdk, 1000);
-    be_moments_request_free(request);
-    test_result_dispose(&r);
-    sandbox_reset();
+    end_fetch_test(sdk, request, &r);
 }
 
 static void test_fetch_io_on_dispatch_sends_within_the_fetch_call(void) {
@@ -218,10 +223,7 @@ static void test_fetch_io_on_dispatch_sends_within_the_fetch_call(void) {
     CHECK(dispatch_until(sdk, &r, 2));
     CHECK(!r.has_error);
     CHECK(pthread_equal(r.thread, pthread_self()));
-    be_sdk_shutdown(sdk, 1000);
-    be_moments_request_free(request);
-    test_result_dispose(&r);
-    sandbox_reset();
+    end_fetch_test(sdk, request, &r);
 }
 
 static void test_fetch_io_on_dispatch_times_out_through_the_descriptor(void) {
@@ -237,10 +239,7 @@ static void test_fetch_io_on_dispatch_times_out_through_the_descriptor(void) {
     CHECK_INT(r.calls, 1);
     CHECK_STR(r.domain, BE_MOMENTS_ERROR_DOMAIN);
     CHECK_INT(r.code, BE_MOMENTS_ERROR_NETWORK);
-    be_sdk_shutdown(sdk, 1000);
-    be_moments_request_free(request);
-    test_result_dispose(&r);
-    sandbox_reset();
+    end_fetch_test(sdk, request, &r);
 }
 
 static void test_fetch_io_on_dispatch_is_cancelled_by_shutdown(void) {

@@ -172,8 +172,8 @@ class Config:
         return self
 
     def fetch_io(self, io: FetchIO) -> "Config":
-        """With FetchIO.DISPATCH, offer fetches read their answers where the SDK dispatches (with AsyncSDK, on the
-        running loop's thread): no thread between the socket and the callback."""
+        """With FetchIO.DISPATCH, offer fetches send from the fetch call and read their answers where the SDK
+        dispatches (with AsyncSDK, on the running loop's thread): no thread between the socket and the callback."""
         _check(lib.be_config_set_fetch_io(self._handle, int(io)))
         return self
 
