@@ -428,8 +428,9 @@ int be_sdk_dispatch(be_sdk *sdk, int max_callbacks);
 
 /**
  * Dispatch mode only: a descriptor that is readable while callbacks wait, for poll/epoll/GLib/libuv loops; with
- * BE_FETCH_IO_ON_DISPATCH also while a fetch has network I/O or a timeout to handle (be_sdk_dispatch() may then
- * run no callback). Owned by the SDK: never read, write or close it; it stays valid until be_sdk_shutdown().
+ * BE_FETCH_IO_ON_DISPATCH also while a fetch has network I/O or a timeout to handle, and at most once after
+ * fetches end, for a timeout none of them needs any more (be_sdk_dispatch() may then run no callback). Owned by
+ * the SDK: never read, write or close it; it stays valid until be_sdk_shutdown().
  * Any thread.
  * @param sdk the instance; NULL returns -1.
  * @return the descriptor; -1 in the other mode, for NULL, or in a forked child.

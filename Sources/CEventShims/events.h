@@ -53,4 +53,14 @@ static inline int be_timerfd_arm(int fd, long milliseconds) {
     }
     return timerfd_settime(fd, 0, &spec, NULL);
 }
+
+/* Sets the timer to expire at `nanoseconds` on CLOCK_MONOTONIC (clock_gettime's count); an instant already past
+ * expires at once. Absolute: the instant the caller computed is the one kept, whenever the call runs. */
+static inline int be_timerfd_arm_at(int fd, uint64_t nanoseconds) {
+    struct itimerspec spec = {{0, 0}, {0, 0}};
+    spec.it_value.tv_sec = (time_t)(nanoseconds / 1000000000u);
+    spec.it_value.tv_nsec = (long)(nanoseconds % 1000000000u);
+    if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1; /* zero would disarm */
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
 #endif

@@ -157,6 +157,26 @@ final class TransportTests {
         #expect(headers[1]["accept"] == "application/json")
     }
 
+    /// Every request offers the encodings PROTOCOL.md names (`keepsNoHeaderFieldsWhenAskedNot` has a gzip answer
+    /// decoded); a small POST asks for no 100-continue, and a large one goes out whole without waiting for it.
+    @Test func offersGzipAndDeflateAndNeverWaitsForContinue() throws {
+        _ = send(get("/plain"))
+        var small = HTTPRequest(method: .post, url: sandbox.url + "/small", timeoutMilliseconds: 30_000)
+        small.body = Array(#"{"a":1}"#.utf8)
+        _ = send(small)
+        var large = small
+        large.body = Array(repeating: UInt8(ascii: "x"), count: 4096)
+        _ = send(large)
+        let requests = try sandbox.requests()
+        let headers = requests.map { $0["headers"] as? [String: String] ?? [:] }
+        #expect(headers.count == 3)
+        for sent in headers {
+            #expect(sent["accept-encoding"] == "gzip, deflate")
+            #expect(sent["expect"] == nil)
+        }
+        #expect((requests[2]["body"] as? String)?.utf8.count == 4096)
+    }
+
     @Test func followsRedirectsOnlyToHTTPAndAtMostFive() throws {
         try sandbox.addFault(#"{"path": "/hop", "redirect": "/landing", "times": 1}"#)
         #expect((try? send(get("/hop")).get().status) == 404)  // followed to /landing, which is not an endpoint

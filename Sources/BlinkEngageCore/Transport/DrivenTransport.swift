@@ -49,13 +49,10 @@ public final class DrivenTransport: Transport {
         _ = be_curl_multi_setopt_timer_fn(multi.raw) { _, milliseconds, context in
             let watch = Unmanaged<Watch>.fromOpaque(context!).takeUnretainedValue()
             // "Now" is taken by the drive in progress (every libcurl call is made inside one), without a
-            // round trip through the timer; -1 disarms.
+            // round trip through the timer; the timer is set only when the deadline comes earlier (TimeoutTimer).
+            let now = milliseconds > 0 ? MonotonicClock.now() : 0
             watch.timeout.withLock { timeout in
-                timeout.dueNow = milliseconds == 0
-                let armed = milliseconds > 0
-                // Disarming a disarmed timer is a system call for nothing, once per request.
-                if armed || timeout.armed { _ = be_timerfd_arm(watch.timeouts, armed ? milliseconds : -1) }
-                timeout.armed = armed
+                if let expiry = timeout.libcurlAsks(milliseconds, now: now) { _ = be_timerfd_arm_at(watch.timeouts, expiry) }
             }
             return 0
         }
@@ -106,7 +103,7 @@ public final class DrivenTransport: Transport {
     /// A timeout libcurl wants at once that no round handled: the descriptor says so, for the next drive.
     private func keepDueTimeoutVisible() {
         watch.timeout.withLock { timeout in
-            if timeout.dueNow { _ = be_timerfd_arm(watch.timeouts, 0); timeout.armed = true }
+            if let now = timeout.keepDueVisible(now: MonotonicClock.now()) { _ = be_timerfd_arm_at(watch.timeouts, now) }
         }
     }
 
@@ -156,7 +153,8 @@ public final class DrivenTransport: Transport {
                         multi.take(state.withLock { $0.takeWork() })
                     case watch.timeouts:
                         FileIO.resetCounter(watch.timeouts)
-                        watch.timeout.withLock { $0.armed = false }
+                        watch.timeout.withLock { $0.fired() }
+                        // Early or not (TimeoutTimer), libcurl handles what is due and tells its next deadline.
                         act(on: multi, socket: -1, readiness: 0)
                     case watch.timers:
                         FileIO.resetCounter(watch.timers)
@@ -198,8 +196,8 @@ private final class Watch: Sendable {
     let timeouts: Int32
     /// The next `schedule`d action.
     let timers: Int32
-    /// libcurl's timeout: asked for at once (the drive in progress handles it), and whether `timeouts` is armed.
-    let timeout = Locked((dueNow: false, armed: false))
+    /// libcurl's timeout: asked for at once (the drive in progress handles it), and when `timeouts` expires.
+    let timeout = Locked(TimeoutTimer())
 
     init() throws(EngineFailure) {
         epoll = be_epoll_create()

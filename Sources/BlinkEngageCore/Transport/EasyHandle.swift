@@ -92,6 +92,9 @@ final class EasyHandle {
         return true
     }
 
+    /// The largest body every libcurl sends without asking for 100-continue (newer ones wait until 1 MiB).
+    private static let smallBody = 1024
+
     private func check(_ code: CURLcode, _ option: CURLoption) throws(TransportError) {
         guard code == CURLE_OK else {
             throw .network("cannot set option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
@@ -118,7 +121,7 @@ final class EasyHandle {
         if let proxy = network.proxy { try set(CURLOPT_PROXY, proxy) }
         if let caFile = network.caFile { try set(CURLOPT_CAINFO, caFile) }
         if let pins = network.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
-        // "" offers every encoding this libcurl can decode (gzip, deflate, ...) and decodes it for us.
+        // "" lets libcurl decode every encoding it can; what is offered is the header line below.
         try set(CURLOPT_ACCEPT_ENCODING, "")
         // Refuse early when the server announces a larger body; the write callback catches the rest.
         try check(be_curl_easy_setopt_off_t(rawHandle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodyBytes)),
@@ -152,8 +155,12 @@ final class EasyHandle {
                 throw .network("out of memory for headers")
             }
         }
-        // "Name:" removes libcurl's default; an empty Expect means no 100-continue round trip.
-        guard request.header("Accept") != nil || append("Accept:"), request.method != .post || append("Expect:") else {
+        // The encodings PROTOCOL.md names, as a line of ours: libcurl would format its own offer of every encoding
+        // it knows twice per request. "Name:" removes libcurl's default; an empty Expect means no 100-continue
+        // round trip, which libcurl adds only to larger bodies.
+        guard request.header("Accept-Encoding") != nil || append("Accept-Encoding: gzip, deflate"),
+              request.header("Accept") != nil || append("Accept:"),
+              request.method != .post || (request.body?.count ?? 0) <= Self.smallBody || append("Expect:") else {
             throw .network("out of memory for headers")
         }
         try check(be_curl_easy_setopt_slist(rawHandle, CURLOPT_HTTPHEADER, prepared.headerList), CURLOPT_HTTPHEADER)

@@ -242,6 +242,48 @@ static void test_fetch_io_on_dispatch_times_out_through_the_descriptor(void) {
     end_fetch_test(sdk, request, &r);
 }
 
+/* The timer set for the first fetch's deadline is left as it is for the second's, later one: it expires before
+ * that, and the second fetch still times out through the descriptor. */
+static void test_fetch_io_on_dispatch_times_out_after_an_answered_fetch(void) {
+    be_sdk *sdk = start_with_fetch_io_on_dispatch(300);
+    be_moments_request *request = placement_request();
+    test_result r;
+    sandbox_reset();
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(dispatch_until(sdk, &r, 1));
+    CHECK(!r.has_error);
+    sandbox_fault("{\"hang\": true}");
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(dispatch_until(sdk, &r, 2));
+    CHECK_INT(r.calls, 2);
+    CHECK_STR(r.domain, BE_MOMENTS_ERROR_DOMAIN);
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_NETWORK);
+    end_fetch_test(sdk, request, &r);
+}
+
+/* After the last fetch the descriptor is readable at most once more (the timer of a deadline no transfer wants
+ * any longer); a dispatch then finds nothing to run, and it stays quiet. */
+static void test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch(void) {
+    be_sdk *sdk = start_with_fetch_io_on_dispatch(200);
+    be_moments_request *request = placement_request();
+    test_result r;
+    struct pollfd descriptor;
+    sandbox_reset();
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(dispatch_until(sdk, &r, 1));
+    CHECK(!r.has_error);
+    descriptor.fd = be_sdk_dispatch_fd(sdk);
+    descriptor.events = POLLIN;
+    /* well past the 200 ms deadline the first fetch had: any stale expiry has come */
+    if (poll(&descriptor, 1, 2000) > 0) CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
+    descriptor.revents = 0;
+    CHECK_INT(poll(&descriptor, 1, 600), 0);
+    CHECK_INT(r.calls, 1);
+    end_fetch_test(sdk, request, &r);
+}
+
 static void test_fetch_io_on_dispatch_is_cancelled_by_shutdown(void) {
     enum { N = 4 };
     be_sdk *sdk = start_with_fetch_io_on_dispatch(600000); /* only shutdown may end them */
@@ -581,6 +623,8 @@ int main(void) {
     LIBCURL_ONLY(test_fetch_io_on_dispatch_runs_on_the_polling_thread);
     LIBCURL_ONLY(test_fetch_io_on_dispatch_sends_within_the_fetch_call);
     LIBCURL_ONLY(test_fetch_io_on_dispatch_times_out_through_the_descriptor);
+    LIBCURL_ONLY(test_fetch_io_on_dispatch_times_out_after_an_answered_fetch);
+    LIBCURL_ONLY(test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch);
     LIBCURL_ONLY(test_fetch_io_on_dispatch_is_cancelled_by_shutdown);
     RUN(test_fetch_io_on_dispatch_needs_dispatched_callbacks);
     RUN(test_shutdown_cancels_requests_in_flight_on_sdk_thread);
