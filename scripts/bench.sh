@@ -34,7 +34,20 @@ sed -e "s|@DIR@|$work|g" -e "s|@PORT@|$port|g" bench/nginx.conf.in > "$work/ngin
 cp sandbox/fixtures/offer-feed.json "$work/offer-feed.json"
 python3 bench/make_answers.py sandbox/fixtures/moments-offers.json "$work" 3 50 >/dev/null
 chmod -R a+rX "$work"
-"$nginx" -c "$work/nginx.conf" -p "$work" &
+# Placement is pinned, so that every contender gets the same one: where the scheduler puts a client next to the
+# server by chance, its round trips skip the cross-core wake-up and take a third of the time, which decided the
+# ratios more than the contenders did. nginx gets the last core this may use; clients run on the first
+# ("separate cores", as a client beside a remote server) and on nginx's ("one core": both sides' CPU time).
+read -r -a cpus < <(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')  # the cores this may use
+server_core=${cpus[-1]}
+client_core=${cpus[0]}
+if [ "${#cpus[@]}" -ge 2 ]; then
+  placements="separate one"
+  taskset -c "$server_core" "$nginx" -c "$work/nginx.conf" -p "$work" &
+else
+  placements="unpinned"
+  "$nginx" -c "$work/nginx.conf" -p "$work" &
+fi
 nginx_pid=$!
 trap 'kill "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/v1/events" -d '{}' >/dev/null 2>&1 && break; sleep 0.05; done
@@ -60,10 +73,11 @@ run_args() {
   esac
 }
 url_for() { echo "$base/m$2"; }  # the Moments base URL serving an answer of $2 offers
-# Instructions per fetch: callgrind over 1 and 11 calls, the difference over 10 (start-up cancels out).
+# Instructions per fetch: callgrind over 2 and 12 calls, the difference over 10 (start-up, and what a first or
+# second call does once, cancel out).
 instructions() {
   local counts=()
-  for n in 1 11; do
+  for n in 2 12; do
     # shellcheck disable=SC2046  # the words of run_args are the command line
     counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $(run_args "$1" "$2" $n) 2>&1 >/dev/null \
       | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')")
@@ -73,6 +87,14 @@ instructions() {
 calls=${BENCH_CALLS:-4000}
 rounds=${BENCH_ROUNDS:-10}
 per_round=$(( calls / rounds ))
+# The command prefix that runs a client in placement $1.
+pinned() {
+  case $1 in separate) echo "taskset -c $client_core";; one) echo "taskset -c $server_core";; *) echo "";; esac
+}
+placement_label() {
+  case $1 in separate) echo "client and server on separate cores";; one) echo "client and server on one core";;
+    *) echo "one core, placement left to the scheduler";; esac
+}
 # One table row from "contender round median p99" lines: the median round's median and p99, and the ratio to
 # the floor taken round by round (each round's contenders ran back to back, so a busy moment of the machine
 # weighs on all of them alike), as the median ratio and its range.
@@ -94,26 +116,32 @@ report=$(mktemp)
   echo
   echo "$rounds rounds of $per_round sequential calls; in each round the contenders run one after another. Median and"
   echo "p99 are the median round's; the ratio to the floor is taken within each round: its median (and range)."
+  echo "nginx runs on core $server_core; each placement pins the clients (see scripts/bench.sh). Instructions per fetch"
+  echo "are callgrind's (12 calls − 2 calls) / 10, the same for every placement."
   echo
   for offers in 3 50; do
-    echo "### $offers offers ($(stat -c %s "$work/m$offers/offers.json") bytes)"
-    echo
-    echo "| contender | median | p99 | ratio to the floor (range) | instructions per fetch |"
-    echo "|---|---|---|---|---|"
-    results=$(mktemp)
-    for round in $(seq "$rounds"); do
-      for contender in $contenders; do
-        # shellcheck disable=SC2046
-        read -r median p99 seen _ < <($(run_args "$contender" "$offers" "$per_round"))
-        [ "$seen" = "$offers" ] || { echo "$contender read $seen offers, expected $offers" >&2; exit 1; }
-        echo "$contender $round $median $p99" >> "$results"
+    declare -A counted=()
+    for contender in $contenders; do counted[$contender]=$(instructions "$contender" "$offers"); done
+    for placement in $placements; do
+      echo "### $offers offers ($(stat -c %s "$work/m$offers/offers.json") bytes), $(placement_label "$placement")"
+      echo
+      echo "| contender | median | p99 | ratio to the floor (range) | instructions per fetch |"
+      echo "|---|---|---|---|---|"
+      results=$(mktemp)
+      for round in $(seq "$rounds"); do
+        for contender in $contenders; do
+          # shellcheck disable=SC2046
+          read -r median p99 seen _ < <($(pinned "$placement") $(run_args "$contender" "$offers" "$per_round"))
+          [ "$seen" = "$offers" ] || { echo "$contender read $seen offers, expected $offers" >&2; exit 1; }
+          echo "$contender $round $median $p99" >> "$results"
+        done
       done
+      for contender in $contenders; do
+        row "$results" "$contender" "$(label $contender)" "${counted[$contender]}"
+      done
+      rm -f "$results"
+      echo
     done
-    for contender in $contenders; do
-      row "$results" "$contender" "$(label $contender)" "$(instructions $contender $offers)"
-    done
-    rm -f "$results"
-    echo
   done
   echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
