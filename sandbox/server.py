@@ -60,7 +60,8 @@ class Fault:
 
     Keys: latency_ms (delay before answering), status (answer with this status) and body (its raw text),
     retry_after (a Retry-After header), malformed (a truncated JSON body), oversize (a body over 8 MiB),
-    gzip (compress the normal answer), redirect (answer 302 to this URL), drop (close the connection without answering), reset (send a TCP
+    gzip (compress the normal answer), redirect (answer 302 to this URL), drop (close the connection without answering),
+    close_after (answer normally, then close the kept connection without announcing it), reset (send a TCP
     reset), hang (never answer until the sandbox stops), gate (hold the request until /_sandbox/release, then
     apply the rest of the rule)."""
 
@@ -241,6 +242,8 @@ class Handler(BaseHTTPRequestHandler):
                 pass
         if fault.get("latency_ms"):
             self.sandbox.stopping.wait(fault["latency_ms"] / 1000.0)
+        if fault.get("close_after"):
+            self.close_connection = True  # after the normal answer, which says nothing of it
         if fault.get("hang"):
             self.sandbox.stopping.wait()
             self.close_connection = True

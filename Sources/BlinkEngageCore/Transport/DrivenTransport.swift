@@ -12,7 +12,7 @@ import Musl
 /// the callback: no thread is woken between the socket and the callback, where the threaded path wakes two.
 ///
 /// `descriptor` is readable whenever `drive` has something to do. It is an epoll set of libcurl's sockets (kept
-/// by libcurl's socket callback), a timer for libcurl's timeouts, a timer for `schedule`, the wake-up signal
+/// by libcurl's socket callback, with idle connections' sockets parked in it: SocketWatch), a timer for libcurl's timeouts, a timer for `schedule`, the wake-up signal
 /// `send` writes, and the one descriptor the owner adds (the callback queue's pipe), which `drive` leaves alone.
 public final class DrivenTransport: Transport {
     /// The transfers, under the driver lock: one thread drives at a time.
@@ -41,8 +41,10 @@ public final class DrivenTransport: Transport {
         let context = Unmanaged.passUnretained(watch).toOpaque()
         _ = be_curl_multi_setopt_socket_fn(multi.raw) { _, socket, what, context, _ in
             let watch = Unmanaged<Watch>.fromOpaque(context!).takeUnretainedValue()
-            // CURL_POLL_IN 1, OUT 2, INOUT 3 are the shim's interest bits; REMOVE forgets the socket.
-            _ = be_epoll_watch(watch.epoll, socket, what == CURL_POLL_REMOVE ? 0 : what & 3)
+            // CURL_POLL_IN 1, OUT 2, INOUT 3 are the shim's interest bits; a socket libcurl forgets stays (SocketWatch).
+            if case .watch(let interest) = watch.sockets.withLock({ $0.libcurlAsks(socket, what) }) {
+                _ = be_epoll_watch(watch.epoll, socket, interest)
+            }
             return 0
         }
         _ = be_curl_multi_setopt_pointer(multi.raw, CURLMOPT_SOCKETDATA, context)
@@ -163,6 +165,11 @@ public final class DrivenTransport: Transport {
                     case ownersDescriptor:
                         continue
                     default:
+                        guard watch.sockets.withLock({ $0.wants(descriptor) }) else {
+                            // A parked socket that became ready: out of the set, so it cannot keep the host awake.
+                            _ = be_epoll_watch(watch.epoll, descriptor, 0)
+                            continue
+                        }
                         act(on: multi, socket: descriptor, readiness: readiness[index])
                     }
                     acted = true
@@ -198,6 +205,8 @@ private final class Watch: Sendable {
     let timers: Int32
     /// libcurl's timeout: asked for at once (the drive in progress handles it), and when `timeouts` expires.
     let timeout = Locked(TimeoutTimer())
+    /// The sockets libcurl wants watched; the others in `epoll` are parked.
+    let sockets = Locked(SocketWatch())
 
     init() throws(EngineFailure) {
         epoll = be_epoll_create()

@@ -284,6 +284,39 @@ static void test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch(void) {
     end_fetch_test(sdk, request, &r);
 }
 
+/* A server that closes a kept connection after its answer: the idle socket, left in the descriptor's set, leaves
+ * it when it turns readable, so the descriptor does not stay readable; the next fetch connects anew. */
+static void test_fetch_io_on_dispatch_lets_go_of_a_connection_the_server_closed(void) {
+    be_sdk *sdk = start_with_fetch_io_on_dispatch(0);
+    be_moments_request *request = placement_request();
+    test_result r;
+    struct pollfd descriptor;
+    int rounds, readable = 0;
+    sandbox_reset();
+    test_result_init(&r);
+    sandbox_fault("{\"path\": \"offers.json\", \"close_after\": true, \"times\": 1}");
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(dispatch_until(sdk, &r, 1));
+    CHECK(!r.has_error);
+    descriptor.fd = be_sdk_dispatch_fd(sdk);
+    descriptor.events = POLLIN;
+    /* readable for the close at most once or twice (and the dispatch runs nothing), then quiet */
+    for (rounds = 0; rounds < 20; rounds++) {
+        descriptor.revents = 0;
+        if (poll(&descriptor, 1, 600) == 0) break;
+        readable++;
+        CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
+    }
+    CHECK(readable <= 2);
+    CHECK(rounds < 20);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK(dispatch_until(sdk, &r, 2));
+    CHECK(!r.has_error);
+    CHECK_INT(be_moments_response_offer_count(r.response), 3);
+    CHECK_INT(offers_requests(), 2);
+    end_fetch_test(sdk, request, &r);
+}
+
 static void test_fetch_io_on_dispatch_is_cancelled_by_shutdown(void) {
     enum { N = 4 };
     be_sdk *sdk = start_with_fetch_io_on_dispatch(600000); /* only shutdown may end them */
@@ -625,6 +658,7 @@ int main(void) {
     LIBCURL_ONLY(test_fetch_io_on_dispatch_times_out_through_the_descriptor);
     LIBCURL_ONLY(test_fetch_io_on_dispatch_times_out_after_an_answered_fetch);
     LIBCURL_ONLY(test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch);
+    LIBCURL_ONLY(test_fetch_io_on_dispatch_lets_go_of_a_connection_the_server_closed);
     LIBCURL_ONLY(test_fetch_io_on_dispatch_is_cancelled_by_shutdown);
     RUN(test_fetch_io_on_dispatch_needs_dispatched_callbacks);
     RUN(test_shutdown_cancels_requests_in_flight_on_sdk_thread);
