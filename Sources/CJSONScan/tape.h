@@ -21,10 +21,15 @@ typedef struct be_json_entry {
     uint32_t length;
     uint32_t next;
     uint8_t type;    /* BE_JSON_OBJECT ... BE_JSON_NULL */
-    uint8_t escapes; /* strings: a backslash escape is among the bytes */
+    uint8_t escapes; /* strings: BE_JSON_ESCAPED, and BE_JSON_KEY for an object's key */
 } be_json_entry;
 
 typedef enum be_json_status { BE_JSON_OK = 0, BE_JSON_INVALID = 1, BE_JSON_FULL = 2 } be_json_status;
+
+/* The bits of an entry's `escapes`: a backslash escape is among a string's bytes; the string is an object's key
+ * (keys are compared, never handed out, so they get no host text). */
+#define BE_JSON_ESCAPED 1
+#define BE_JSON_KEY 2
 
 /* The open containers a text may nest: the engine's depth cap. */
 #define BE_JSON_MAX_DEPTH 128
@@ -37,7 +42,9 @@ typedef struct be_json_outcome {
 } be_json_outcome;
 
 __attribute__((always_inline)) static inline size_t be_json_skip_space(const uint8_t *text, size_t at, size_t count) {
-    /* Anything above the space is not whitespace: one comparison for the byte that ends nearly every skip. */
+    /* Most skips are of one space (after ':' and ',') or of nothing; anything above the space is not whitespace,
+     * one comparison for the byte that ends nearly every skip. */
+    if (at < count && text[at] == 0x20) at++;
     while (at < count && text[at] <= 0x20 && (text[at] == 0x20 || text[at] == 0x0A || text[at] == 0x0D || text[at] == 0x09)) at++;
     return at;
 }
@@ -119,7 +126,7 @@ __attribute__((noinline)) static const char *be_json_string_rest(const uint8_t *
         uint8_t byte = text[i];
         if (byte == '"') { *at = i; return NULL; }
         if (byte == '\\') {
-            *escaped = 1;
+            *escaped |= BE_JSON_ESCAPED;
             if ((reason = be_json_escape(text, count, &i)) != NULL) { *at = i; return reason; }
         } else if (byte < 0x20) {
             *at = i;
@@ -202,7 +209,7 @@ static inline be_json_status be_json_build_tape(const uint8_t *text, size_t coun
             be_json_entry *key = &entries[written];
             key->start = (uint32_t)(at + 1);
             key->type = BE_JSON_STRING;
-            key->escapes = 0;
+            key->escapes = BE_JSON_KEY;
             at++;
             if ((reason = be_json_string(text, count, &at, &key->escapes)) != NULL) BE_JSON_FAIL(at, reason);
             key->length = (uint32_t)(at - key->start);
@@ -340,10 +347,10 @@ static inline size_t be_json_unescape(const uint8_t *text, size_t start, size_t 
     return written;
 }
 
-/* Copies `text` (`count` bytes) to `destination` (room for `count + 1`) with every scalar's host text
+/* Copies `text` (`count` bytes) to `destination` (room for `count + 1`) with every scalar value's host text
  * NUL-terminated where it starts: the byte after a number or literal, or a string's closing quote, becomes the
- * NUL; an escaped string is written resolved in its place; null reads as "". Containers are left as they are,
- * their bytes overwritten by their members' NULs. One pass over the entries, mostly one store each. */
+ * NUL; an escaped string is written resolved in its place; null reads as "". Keys and containers are left as they
+ * are, their bytes overwritten by their members' NULs. One pass over the entries, mostly one store each. */
 static inline void be_json_write_scalar_texts(const uint8_t *text, size_t count, const be_json_entry *entries,
                                               size_t entry_count, uint8_t *destination) {
     size_t i;
@@ -351,7 +358,7 @@ static inline void be_json_write_scalar_texts(const uint8_t *text, size_t count,
     destination[count] = 0;
     for (i = 0; i < entry_count; i++) {
         const be_json_entry *entry = &entries[i];
-        if (entry->type < BE_JSON_STRING) continue;
+        if (entry->type < BE_JSON_STRING || (entry->escapes & BE_JSON_KEY)) continue;
         if (entry->escapes) {
             size_t start = entry->start;
             destination[start + be_json_unescape(text, start, start + entry->length, destination + start)] = 0;

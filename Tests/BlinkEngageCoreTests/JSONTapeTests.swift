@@ -116,6 +116,19 @@ struct JSONTapeTests {
         }
     }
 
+    /// Keys are marked as keys, escaped or not, and get no scalar text: the values' texts are whole around them,
+    /// and a key's own text, asked for all the same, is made apart with its escapes resolved.
+    @Test func keysGetNoScalarTextAndReadWhole() throws {
+        let tape = try JSONTape(parsing: Array(#"{"plain": "v1", "esc\u0041ped": "v\n2", "n": 3}"#.utf8))
+        let keys = [1, 3, 5], values = [2, 4, 6]
+        for key in keys { #expect(tape.entry(key).isKey && tape.scalarTextOffset(key) == nil) }
+        #expect(tape.entry(3).escaped && !tape.entry(1).escaped)
+        for value in values { #expect(!tape.entry(value).isKey && tape.scalarTextOffset(value) != nil) }
+        let texts = AnswerTexts(tape: tape)
+        #expect(values.map { texts.text(at: $0).map { String(cString: $0) } } == ["v1", "v\n2", "3"])
+        #expect(keys.map { texts.text(at: $0).map { String(cString: $0) } } == ["plain", "escAped", "n"])
+    }
+
     /// The entry kinds the Swift side reads are the C builder's, in its order.
     @Test func entryKindsAreTheBuildersKinds() {
         let kinds: [(JSONTape.Entry.Kind, Int)] = [

@@ -50,7 +50,7 @@ public final class Offer: Sendable {
         let isHTTP = mainImage.map { tape.withText($0) { ServiceURL.isAbsoluteHTTP($0) } }
         self.mainImage = isHTTP == true ? mainImage : nil
         if isHTTP == false { refusedKeys.append("main image") }
-        for key in OfferKey.allCases where key.isURL {
+        for key in OfferKey.urlKeys {
             guard let value = members[key], tape.isScalar(value),
                   !tape.withText(value, { $0.isEmpty || ServiceURL.isAbsoluteHTTP($0) }) else { continue }
             refusedKeys.append(key.wireName.description)

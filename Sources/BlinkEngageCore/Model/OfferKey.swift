@@ -11,6 +11,10 @@ public enum OfferKey: Int, CaseIterable, Sendable {
     /// it to `allCases.count`.
     static var count: Int { OfferMembers.Positions.count }
 
+    /// The keys for which `isURL` holds, in declaration order: what every decoded offer checks (a walk over
+    /// `allCases` made an array each time).
+    static let urlKeys: [OfferKey] = allCases.filter(\.isURL)
+
     /// Keys whose values are URLs a host opens, loads or fires: only absolute http(s) URLs are handed out;
     /// anything else (`javascript:`, `file:`, `intent:` ...) reads as absent.
     var isURL: Bool {

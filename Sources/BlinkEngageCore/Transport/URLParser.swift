@@ -1,4 +1,5 @@
 internal import CCurl
+internal import CJSONScan
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -51,75 +52,10 @@ struct URLParts: Sendable, Equatable {
     }
 
     static func isPlainHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index: Int
-        // "http://" or "https://", byte by byte (a generic `starts(with:)` costs more than the rest of the check).
-        guard bytes.count > 7, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"), bytes[2] == UInt8(ascii: "t"),
-              bytes[3] == UInt8(ascii: "p") else { return false }
-        index = bytes[4] == UInt8(ascii: "s") ? 5 : 4
-        guard bytes.count > index + 3, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
-              bytes[index + 2] == UInt8(ascii: "/") else { return false }
-        index += 3
-        // The host: labels of letters, digits and hyphens, each starting with a letter or digit.
-        let hostStart = index
-        var labelStart = true
-        scan: while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): break scan
-            case UInt8(ascii: "."):
-                guard !labelStart else { return false }
-                labelStart = true
-            case UInt8(ascii: "-"):
-                guard !labelStart else { return false }
-            default:
-                guard ASCII.isAlphanumeric(byte) else { return false }
-                labelStart = false
-            }
-            index += 1
-        }
-        guard index > hostStart, index - hostStart <= 253, !labelStart else { return false }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
-            index += 1
-            var port = 0, digits = 0
-            while index < bytes.count, ASCII.isDigit(bytes[index]) {
-                port = port * 10 + Int(bytes[index] - UInt8(ascii: "0"))
-                digits += 1
-                guard digits <= 5 else { return false }
-                index += 1
-            }
-            guard digits > 0, (1...65535).contains(port) else { return false }
-        }
-        guard index < bytes.count else { return true }
-        let next = bytes[index]
-        guard next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") else { return false }
-        // The path, query and fragment: eight bytes at a time while all are printable ASCII, then byte by byte.
-        if let base = bytes.baseAddress {
-            while bytes.count - index >= 8 {
-                guard !hasNonURLByte(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) else { return false }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            guard isURLByte(bytes[index]) else { return false }
-            index += 1
-        }
-        return true
+        // In C (CJSONScan/url.h): a byte table for the host and 16-byte blocks for the rest.
+        guard let base = bytes.baseAddress else { return false }
+        return be_url_is_plain_http(base, bytes.count) != 0
     }
-
-    /// Whether any of the eight bytes of `word` is below 0x21 or above 0x7E (SWAR "has less" and "has more":
-    /// exact as a yes or no, whatever the byte order).
-    @inline(__always)
-    static func hasNonURLByte(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let below = (word &- ones &* 0x21) & ~word & highs
-        let above = ((word &+ ones &* (127 - 0x7E)) | word) & highs
-        return (below | above) != 0
-    }
-
-    /// A byte libcurl takes as it is in a path, query or fragment: printable ASCII but the space (measured on
-    /// every byte from 0x21 to 0x7E, and the `url` fuzz target keeps checking). Services send `{cbuster}`-style
-    /// macros in beacons, and a narrower set would send each of those to the slower libcurl parse.
-    @inline(__always) static func isURLByte(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 
     /// Whether libcurl reads `text` as an absolute http(s) URL with a host; asks libcurl for the two parts it
     /// needs and makes no Swift string of them.

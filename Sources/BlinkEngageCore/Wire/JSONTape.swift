@@ -63,6 +63,9 @@ public final class JSONTape: @unchecked Sendable {
 
     public enum Kind: Sendable { case object, array, string, number, bool, null }
 
+    /// The entry at `position` as the builder wrote it.
+    func entry(_ position: Int) -> Entry { entries[position] }
+
     public func kind(_ position: Int) -> Kind {
         switch entries[position].kind {
         case .object: return .object
@@ -211,10 +214,11 @@ public final class JSONTape: @unchecked Sendable {
         }
     }
 
-    /// Where a scalar's host text starts in the text `writeScalarTexts` writes; nil for objects and arrays.
+    /// Where a scalar's host text starts in the text `writeScalarTexts` writes; nil for objects, arrays and keys.
     func scalarTextOffset(_ position: Int) -> Int? {
         switch entries[position].kind {
         case .object, .array: return nil
+        case .string where entries[position].isKey: return nil
         default: return Int(entries[position].start)
         }
     }
@@ -297,5 +301,7 @@ extension be_json_entry {
 
     /// The builder writes only the kinds above.
     @inline(__always) var kind: Kind { Kind(rawValue: type).unsafelyUnwrapped }
-    @inline(__always) var escaped: Bool { escapes != 0 }
+    @inline(__always) var escaped: Bool { escapes & UInt8(BE_JSON_ESCAPED) != 0 }
+    /// An object's key: compared, never handed out, so it has no scalar text.
+    @inline(__always) var isKey: Bool { escapes & UInt8(BE_JSON_KEY) != 0 }
 }
