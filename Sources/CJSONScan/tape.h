@@ -214,10 +214,16 @@ static inline be_json_status be_json_build_tape(const uint8_t *text, size_t coun
             if ((reason = be_json_string(text, count, &at, &key->escapes)) != NULL) BE_JSON_FAIL(at, reason);
             key->length = (uint32_t)(at - key->start);
             key->next = (uint32_t)(++written);
-            at = be_json_skip_space(text, at + 1, count);
-            if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
-            if (text[at] != ':') BE_JSON_FAIL(at, "expected ':'");
-            at = be_json_skip_space(text, at + 1, count);
+            at++;
+            if (at < count && text[at] == ':') {
+                at++; /* the usual "key": without a space before the colon */
+            } else {
+                at = be_json_skip_space(text, at, count);
+                if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
+                if (text[at] != ':') BE_JSON_FAIL(at, "expected ':'");
+                at++;
+            }
+            at = be_json_skip_space(text, at, count);
             expecting = VALUE;
         }
         if (expecting == VALUE) {
@@ -271,6 +277,11 @@ static inline be_json_status be_json_build_tape(const uint8_t *text, size_t coun
             int in_object = BE_JSON_IN_OBJECT != 0;
             uint8_t closing = in_object ? '}' : ']';
             if (at >= count) BE_JSON_FAIL(at, in_object ? "unexpected end in an object" : "unexpected end in an array");
+            if (text[at] == ',') { /* more members than closings: the comma first */
+                at = be_json_skip_space(text, at + 1, count);
+                expecting = in_object ? KEY : VALUE;
+                break;
+            }
             if (text[at] == closing) {
                 be_json_entry *container = &entries[open[--depth] & 0x7FFFFFFFu];
                 at++;
@@ -280,10 +291,7 @@ static inline be_json_status be_json_build_tape(const uint8_t *text, size_t coun
                 at = be_json_skip_space(text, at, count);
                 continue;
             }
-            if (text[at] != ',') BE_JSON_FAIL(at, in_object ? "expected ',' or '}'" : "expected ',' or ']'");
-            at = be_json_skip_space(text, at + 1, count);
-            expecting = in_object ? KEY : VALUE;
-            break;
+            BE_JSON_FAIL(at, in_object ? "expected ',' or '}'" : "expected ',' or ']'");
         }
         if (depth == 0) break;
     }
