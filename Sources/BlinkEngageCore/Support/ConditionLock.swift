@@ -10,7 +10,8 @@ public final class ConditionLock<State> {
     private let lock = PthreadMutex()
     private var mutex: UnsafeMutablePointer<pthread_mutex_t> { lock.pointer }
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var state: State
+    /// Unchecked for exclusivity as `Locked`'s state is: every access is under the mutex.
+    @exclusivity(unchecked) private var state: State
 
     public init(_ state: State) {
         self.state = state
