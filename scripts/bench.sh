@@ -8,7 +8,7 @@
 #   tracking_bench  one durable report on the caller's thread and events per second report-to-accepted, beside a
 #                   naive tracker (one blocking libcurl POST per event)
 # Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 4000) and
-# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 10) how many turns the fetch contenders take.
+# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 20) how many turns the fetch contenders take.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -85,7 +85,7 @@ instructions() {
   echo $(( (counts[1] - counts[0]) / 10 ))
 }
 calls=${BENCH_CALLS:-4000}
-rounds=${BENCH_ROUNDS:-10}
+rounds=${BENCH_ROUNDS:-20}
 per_round=$(( calls / rounds ))
 # The command prefix that runs a client in placement $1.
 pinned() {
