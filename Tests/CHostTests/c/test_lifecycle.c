@@ -245,7 +245,7 @@ static void test_fetch_io_on_dispatch_times_out_through_the_descriptor(void) {
 /* The timer set for the first fetch's deadline is left as it is for the second's, later one: it expires before
  * that, and the second fetch still times out through the descriptor. */
 static void test_fetch_io_on_dispatch_times_out_after_an_answered_fetch(void) {
-    be_sdk *sdk = start_with_fetch_io_on_dispatch(300);
+    be_sdk *sdk = start_with_fetch_io_on_dispatch(1000); /* room for the first fetch under a sanitizer */
     be_moments_request *request = placement_request();
     test_result r;
     sandbox_reset();
@@ -265,7 +265,7 @@ static void test_fetch_io_on_dispatch_times_out_after_an_answered_fetch(void) {
 /* After the last fetch the descriptor is readable at most once more (the timer of a deadline no transfer wants
  * any longer); a dispatch then finds nothing to run, and it stays quiet. */
 static void test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch(void) {
-    be_sdk *sdk = start_with_fetch_io_on_dispatch(200);
+    be_sdk *sdk = start_with_fetch_io_on_dispatch(1000);
     be_moments_request *request = placement_request();
     test_result r;
     struct pollfd descriptor;
@@ -276,8 +276,8 @@ static void test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch(void) {
     CHECK(!r.has_error);
     descriptor.fd = be_sdk_dispatch_fd(sdk);
     descriptor.events = POLLIN;
-    /* well past the 200 ms deadline the first fetch had: any stale expiry has come */
-    if (poll(&descriptor, 1, 2000) > 0) CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
+    /* well past the 1 s deadline the fetch had: any stale expiry has come */
+    if (poll(&descriptor, 1, 4000) > 0) CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
     descriptor.revents = 0;
     CHECK_INT(poll(&descriptor, 1, 600), 0);
     CHECK_INT(r.calls, 1);
