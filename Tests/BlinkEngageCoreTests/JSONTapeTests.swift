@@ -186,8 +186,10 @@ struct JSONTapeTests {
             #expect(Array((name + "x").utf8).withUnsafeBytes { OfferKey($0) } == nil)
             #expect(Array(name.dropLast().utf8).withUnsafeBytes { OfferKey($0) } == nil)
             #expect(Array(("_" + name.dropFirst()).utf8).withUnsafeBytes { OfferKey($0) } == nil)
+            #expect(Array((name.dropLast() + "_").utf8).withUnsafeBytes { OfferKey($0) } == nil)
         }
         #expect(OfferKey.allCases.filter(\.isURL).count == 9)
+        #expect(OfferKey.urlKeys == OfferKey.allCases.filter(\.isURL))
     }
 
     /// A repeated documented key, an escaped one, and an unknown one: the last occurrence answers.
