@@ -8,7 +8,7 @@ private func offerField(_ offer: OpaquePointer?, _ key: OfferKey) -> UnsafePoint
 
 @c @implementation
 public func be_offer_id(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(offer, as: Offer.self)?.idText.pointer
+    Handle.object(offer, as: Offer.self)?.idText
 }
 
 @c @implementation

@@ -129,6 +129,16 @@ struct JSONTapeTests {
         #expect(keys.map { texts.text(at: $0).map { String(cString: $0) } } == ["plain", "escAped", "n"])
     }
 
+    /// An offer's id as a C string: its own text in the answer when the answer spells it as its decimal text,
+    /// else a copy of the normalised text; the same address each time it is asked for.
+    @Test func offerIDTextsAreTheirDecimalText() throws {
+        let body = #"{"data": {"offers": [{"id": 4001}, {"id": "4002"}, {"id": 4003.0}, {"id": "0042"}, {"id": 4.005e3}]}}"#
+        let response = try MomentsResponseDecoder.decodeBody(Array(body.utf8))
+        let texts = response.offers.map { $0.idText.map { String(cString: $0) } }
+        #expect(texts == ["4001", "4002", "4003", "42", "4005"])
+        for offer in response.offers { #expect(offer.idText == offer.idText && offer.idText.map { String(cString: $0) } == offer.id) }
+    }
+
     /// The entry kinds the Swift side reads are the C builder's, in its order.
     @Test func entryKindsAreTheBuildersKinds() {
         let kinds: [(JSONTape.Entry.Kind, Int)] = [

@@ -26,8 +26,16 @@ public final class Offer: Sendable {
     private let mainImage: Int?
     /// Where the offer sits in the feed that handed it out; nil for a Moments offer.
     public let placement: FeedPlacement?
-    /// `id` as a C string, kept in the answer's texts.
-    public let idText: KeptText
+    /// `id` as a C string in the answer's texts: its own text when the answer spells it so (the usual plain
+    /// digits), else a copy made at decode (4001.0, "0042").
+    public var idText: UnsafePointer<CChar>? {
+        switch idSource {
+        case .answer(let position): return texts.text(at: position)
+        case .kept(let kept): return kept.pointer
+        }
+    }
+    private enum IDSource { case answer(Int), kept(KeptText) }
+    private let idSource: IDSource
     public var mainImageText: UnsafePointer<CChar>? {
         guard let mainImage else { return nil }
         return texts.text(at: mainImage)
@@ -47,9 +55,6 @@ public final class Offer: Sendable {
         self.placement = placement
         self.creatives = creatives
         var refusedKeys: [String] = [], refused: UInt32 = 0
-        let isHTTP = mainImage.map { tape.withText($0) { ServiceURL.isAbsoluteHTTP($0) } }
-        self.mainImage = isHTTP == true ? mainImage : nil
-        if isHTTP == false { refusedKeys.append("main image") }
         for key in OfferKey.urlKeys {
             guard let value = members[key], tape.isScalar(value),
                   !tape.withText(value, { $0.isEmpty || ServiceURL.isAbsoluteHTTP($0) }) else { continue }
@@ -58,7 +63,19 @@ public final class Offer: Sendable {
         }
         refusedURLKeys = refusedKeys
         self.refused = refused
-        idText = texts.kept(id)
+        // The main image is a creative's URL, which the creative checked, or the `image` or `creative_url` member,
+        // checked just above: not checked a second time.
+        let fromMember: OfferKey? = mainImage == nil ? nil
+            : mainImage == members[.image] ? .image : mainImage == members[.creativeURL] ? .creativeURL : nil
+        self.mainImage = fromMember.map { refused & 1 << UInt32($0.rawValue) == 0 } ?? true ? mainImage : nil
+        if let position = members[.id], tape.withText(position, { bytes in
+            var id = id
+            return id.withUTF8 { UnsafeRawBufferPointer($0).elementsEqual(bytes) }
+        }) {
+            idSource = .answer(position)
+        } else {
+            idSource = .kept(texts.kept(id))
+        }
     }
 
     /// A top-level scalar by wire name (UTF-8) as a C string that lives as long as the offer; nil when absent,
