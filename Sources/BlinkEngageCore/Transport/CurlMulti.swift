@@ -36,10 +36,12 @@ final class CurlMulti: @unchecked Sendable {
     func start(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
         do throws(TransportError) {
             // A handle set up for an equal request first (a host fetching the same placement again), else any.
-            let reused = idle.lastIndex(where: { $0.configuredFor?.isByteIdentical(to: request) == true }) ?? idle.indices.last
+            let identical = idle.lastIndex(where: { $0.configuredFor?.isByteIdentical(to: request) == true })
+            let reused = identical ?? idle.indices.last
             let prepared: PreparedHandle
             if let reused { prepared = idle.remove(at: reused) } else { prepared = try PreparedHandle() }
-            let easy = try EasyHandle(on: prepared, request: request, network: network, completion: completion)
+            let easy = try EasyHandle(on: prepared, isConfigured: identical != nil, request: request, network: network,
+                                      completion: completion)
             let added = curl_multi_add_handle(raw, easy.rawHandle)
             guard added == CURLM_OK else {
                 return completion(.failure(.network(String(cString: curl_multi_strerror(added)))))

@@ -50,16 +50,18 @@ final class EasyHandle {
     private(set) var responseHeaders: [String: String] = [:]
     private(set) var exceededLimit = false
 
-    /// - Parameter prepared: a handle configured for a byte-identical request (used as it is), or any other
-    ///   (configured here: reset first when it carries another request's options).
-    init(on prepared: PreparedHandle, request: HTTPRequest, network: NetworkOptions = NetworkOptions(),
+    /// - Parameters:
+    ///   - prepared: the handle to send on.
+    ///   - isConfigured: whether `prepared` is configured for a byte-identical request (`CurlMulti` looked): it is
+    ///     then used as it is; otherwise it is configured here, reset first when it carries another request's options.
+    init(on prepared: PreparedHandle, isConfigured: Bool, request: HTTPRequest, network: NetworkOptions,
          completion: @escaping HTTPCompletion) throws(TransportError) {
         self.prepared = prepared
         self.request = request
         self.network = network
         self.completion = completion
         prepared.errorBuffer.pointee = 0
-        if prepared.configuredFor?.isByteIdentical(to: request) != true {
+        if !isConfigured {
             if !prepared.isPristine { prepared.reset() }
             // A configuration that fails halfway leaves the handle neither pristine nor configured: reset next time.
             prepared.isPristine = false
