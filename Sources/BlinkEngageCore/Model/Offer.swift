@@ -65,9 +65,11 @@ public final class Offer: Sendable {
         self.refused = refused
         // The main image is a creative's URL, which the creative checked, or the `image` or `creative_url` member,
         // checked just above: not checked a second time.
-        let fromMember: OfferKey? = mainImage == nil ? nil
-            : mainImage == members[.image] ? .image : mainImage == members[.creativeURL] ? .creativeURL : nil
-        self.mainImage = fromMember.map { refused & 1 << UInt32($0.rawValue) == 0 } ?? true ? mainImage : nil
+        var mainImageIsHTTP = true
+        for key in [OfferKey.image, .creativeURL] where mainImage != nil && mainImage == members[key] {
+            mainImageIsHTTP = refused & 1 << UInt32(key.rawValue) == 0
+        }
+        self.mainImage = mainImageIsHTTP ? mainImage : nil
         if let position = members[.id], tape.withText(position, { bytes in
             var id = id
             return id.withUTF8 { UnsafeRawBufferPointer($0).elementsEqual(bytes) }

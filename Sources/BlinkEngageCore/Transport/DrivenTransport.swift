@@ -12,8 +12,9 @@ import Musl
 /// the callback: no thread is woken between the socket and the callback, where the threaded path wakes two.
 ///
 /// `descriptor` is readable whenever `drive` has something to do. It is an epoll set of libcurl's sockets (kept
-/// by libcurl's socket callback, with idle connections' sockets parked in it: SocketWatch), a timer for libcurl's timeouts, a timer for `schedule`, the wake-up signal
-/// `send` writes, and the one descriptor the owner adds (the callback queue's pipe), which `drive` leaves alone.
+/// by libcurl's socket callback, idle connections' sockets parked in it: SocketWatch), a timer for libcurl's
+/// timeouts (TimeoutTimer), a timer for `schedule`, the wake-up signal `send` writes, and the one descriptor the
+/// owner adds (the callback queue's pipe), which `drive` leaves alone.
 public final class DrivenTransport: Transport {
     /// The transfers, under the driver lock: one thread drives at a time.
     private let driver: Locked<CurlMulti>
@@ -41,7 +42,7 @@ public final class DrivenTransport: Transport {
         let context = Unmanaged.passUnretained(watch).toOpaque()
         _ = be_curl_multi_setopt_socket_fn(multi.raw) { _, socket, what, context, _ in
             let watch = Unmanaged<Watch>.fromOpaque(context!).takeUnretainedValue()
-            // CURL_POLL_IN 1, OUT 2, INOUT 3 are the shim's interest bits; a socket libcurl forgets stays (SocketWatch).
+            // CURL_POLL_IN 1, OUT 2, INOUT 3 are the shim's interest bits; a socket libcurl forgets stays parked.
             if case .watch(let interest) = watch.sockets.withLock({ $0.libcurlAsks(socket, what) }) {
                 _ = be_epoll_watch(watch.epoll, socket, interest)
             }
