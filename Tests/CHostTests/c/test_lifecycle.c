@@ -226,19 +226,24 @@ static void test_fetch_io_on_dispatch_sends_within_the_fetch_call(void) {
     end_fetch_test(sdk, request, &r);
 }
 
+/* A fetch the sandbox never answers, as the `calls`-th callback of `r`: the timeout's timer makes the descriptor
+ * readable, so a host that only polls it gets the network error. */
+static void fetch_times_out_through_the_descriptor(be_sdk *sdk, be_moments_request *request, test_result *r, int calls) {
+    sandbox_fault("{\"hang\": true}");
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, r), BE_OK);
+    CHECK(dispatch_until(sdk, r, calls));
+    CHECK_INT(r->calls, calls);
+    CHECK_STR(r->domain, BE_MOMENTS_ERROR_DOMAIN);
+    CHECK_INT(r->code, BE_MOMENTS_ERROR_NETWORK);
+}
+
 static void test_fetch_io_on_dispatch_times_out_through_the_descriptor(void) {
     be_sdk *sdk = start_with_fetch_io_on_dispatch(300);
     be_moments_request *request = placement_request();
     test_result r;
     sandbox_reset();
-    sandbox_fault("{\"hang\": true}");
     test_result_init(&r);
-    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
-    /* the timeout's timer makes the descriptor readable: a host that only polls it gets the error */
-    CHECK(dispatch_until(sdk, &r, 1));
-    CHECK_INT(r.calls, 1);
-    CHECK_STR(r.domain, BE_MOMENTS_ERROR_DOMAIN);
-    CHECK_INT(r.code, BE_MOMENTS_ERROR_NETWORK);
+    fetch_times_out_through_the_descriptor(sdk, request, &r, 1);
     end_fetch_test(sdk, request, &r);
 }
 
@@ -253,12 +258,7 @@ static void test_fetch_io_on_dispatch_times_out_after_an_answered_fetch(void) {
     CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
     CHECK(dispatch_until(sdk, &r, 1));
     CHECK(!r.has_error);
-    sandbox_fault("{\"hang\": true}");
-    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
-    CHECK(dispatch_until(sdk, &r, 2));
-    CHECK_INT(r.calls, 2);
-    CHECK_STR(r.domain, BE_MOMENTS_ERROR_DOMAIN);
-    CHECK_INT(r.code, BE_MOMENTS_ERROR_NETWORK);
+    fetch_times_out_through_the_descriptor(sdk, request, &r, 2);
     end_fetch_test(sdk, request, &r);
 }
 
