@@ -226,6 +226,14 @@ static void test_fetch_io_on_dispatch_sends_within_the_fetch_call(void) {
     end_fetch_test(sdk, request, &r);
 }
 
+/* A fetch the sandbox answers, run to its callback by dispatching. */
+static void fetch_answered(be_sdk *sdk, be_moments_request *request, test_result *r) {
+    int calls = r->calls + 1;
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, r), BE_OK);
+    CHECK(dispatch_until(sdk, r, calls));
+    CHECK(!r->has_error);
+}
+
 /* A fetch the sandbox never answers, as the `calls`-th callback of `r`: the timeout's timer makes the descriptor
  * readable, so a host that only polls it gets the network error. */
 static void fetch_times_out_through_the_descriptor(be_sdk *sdk, be_moments_request *request, test_result *r, int calls) {
@@ -255,9 +263,7 @@ static void test_fetch_io_on_dispatch_times_out_after_an_answered_fetch(void) {
     test_result r;
     sandbox_reset();
     test_result_init(&r);
-    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
-    CHECK(dispatch_until(sdk, &r, 1));
-    CHECK(!r.has_error);
+    fetch_answered(sdk, request, &r);
     fetch_times_out_through_the_descriptor(sdk, request, &r, 2);
     end_fetch_test(sdk, request, &r);
 }
@@ -271,9 +277,7 @@ static void test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch(void) {
     struct pollfd descriptor;
     sandbox_reset();
     test_result_init(&r);
-    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
-    CHECK(dispatch_until(sdk, &r, 1));
-    CHECK(!r.has_error);
+    fetch_answered(sdk, request, &r);
     descriptor.fd = be_sdk_dispatch_fd(sdk);
     descriptor.events = POLLIN;
     /* well past the 1 s deadline the fetch had: any stale expiry has come */
@@ -295,9 +299,7 @@ static void test_fetch_io_on_dispatch_lets_go_of_a_connection_the_server_closed(
     sandbox_reset();
     test_result_init(&r);
     sandbox_fault("{\"path\": \"offers.json\", \"close_after\": true, \"times\": 1}");
-    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
-    CHECK(dispatch_until(sdk, &r, 1));
-    CHECK(!r.has_error);
+    fetch_answered(sdk, request, &r);
     descriptor.fd = be_sdk_dispatch_fd(sdk);
     descriptor.events = POLLIN;
     /* readable for the close at most once or twice (and the dispatch runs nothing), then quiet */
@@ -309,9 +311,7 @@ static void test_fetch_io_on_dispatch_lets_go_of_a_connection_the_server_closed(
     }
     CHECK(readable <= 2);
     CHECK(rounds < 20);
-    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
-    CHECK(dispatch_until(sdk, &r, 2));
-    CHECK(!r.has_error);
+    fetch_answered(sdk, request, &r);
     CHECK_INT(be_moments_response_offer_count(r.response), 3);
     CHECK_INT(offers_requests(), 2);
     end_fetch_test(sdk, request, &r);
