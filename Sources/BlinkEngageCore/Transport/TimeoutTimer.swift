@@ -4,8 +4,10 @@
 /// setting the timer each time cost one or two system calls a fetch. The timer is set only for a deadline earlier
 /// than the one it is set for; a later one, or none, leaves it as it is. When it fires before libcurl's deadline,
 /// the drive lets libcurl act on its timeouts all the same, and libcurl, called for a timeout, always tells its
-/// next deadline again, which sets the timer. So a timeout is never late, and a fetch costs no timer call while an
-/// earlier setting stands; the price is one early wake-up of the descriptor per setting, at most.
+/// next deadline again (multi.c forgets the deadline it last told on such a call, "when the application asks
+/// libcurl to run the timeout prematurely"), which sets the timer. So a timeout is never late, and a fetch costs no
+/// timer call while an earlier setting stands; the price is one early wake-up of the descriptor per setting, at
+/// most. `test_fetch_io_on_dispatch_times_out_after_an_answered_fetch` holds libcurl to it.
 struct TimeoutTimer: Equatable {
     /// libcurl asked for its timeouts to be handled at once: the drive in progress does it, without the timer.
     var dueNow = false
