@@ -90,8 +90,9 @@ public func be_moments_response_offer_count(_ response: OpaquePointer?) -> Int {
 
 @c @implementation
 public func be_moments_response_offer_at(_ response: OpaquePointer?, _ index: Int) -> OpaquePointer? {
-    guard let offers = Handle.object(response, as: MomentsResponse.self)?.offers, offers.indices.contains(index) else { return nil }
-    return Handle.borrowed(offers[index])
+    Handle.with(response, as: MomentsResponse.self) { response in
+        response.offers.indices.contains(index) ? Handle.borrowed(response.offers[index]) : nil
+    }
 }
 
 @c @implementation

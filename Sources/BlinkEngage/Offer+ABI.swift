@@ -8,7 +8,7 @@ private func offerField(_ offer: OpaquePointer?, _ key: OfferKey) -> UnsafePoint
 
 @c @implementation
 public func be_offer_id(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(offer, as: Offer.self)?.idText
+    Handle.with(offer, as: Offer.self) { $0.idText }
 }
 
 @c @implementation
@@ -19,7 +19,7 @@ public func be_offer_description(_ offer: OpaquePointer?) -> UnsafePointer<CChar
 
 @c @implementation
 public func be_offer_image_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(offer, as: Offer.self)?.mainImageText
+    Handle.with(offer, as: Offer.self) { $0.mainImageText }
 }
 
 @c @implementation
@@ -42,7 +42,7 @@ public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?
 
 @c @implementation
 public func be_offer_json(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(offer, as: Offer.self)?.jsonText
+    Handle.with(offer, as: Offer.self) { $0.jsonText }
 }
 
 @c @implementation
@@ -58,7 +58,7 @@ public func be_offer_creative_at(_ offer: OpaquePointer?, _ index: Int) -> Opaqu
 
 @c @implementation
 public func be_creative_url(_ creative: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(creative, as: Creative.self)?.urlText
+    Handle.with(creative, as: Creative.self) { $0.urlText }
 }
 
 @c @implementation
