@@ -45,8 +45,9 @@ public final class Offer: Sendable {
     /// The same fields as a set of `OfferKey` raw values.
     private let refused: UInt32
 
-    init(id: String, tape: JSONTape, position: Int, texts: AnswerTexts, members: OfferMembers, creatives: [Creative],
-         mainImage: Int?, placement: FeedPlacement?) {
+    /// - Parameter spelledAt: where the answer spells `id` as it is, when it does (`OfferDecoder`).
+    init(id: String, spelledAt idPosition: Int?, tape: JSONTape, position: Int, texts: AnswerTexts, members: OfferMembers,
+         creatives: [Creative], mainImage: Int?, placement: FeedPlacement?) {
         self.id = id
         self.tape = tape
         self.position = position
@@ -70,14 +71,7 @@ public final class Offer: Sendable {
             mainImageIsHTTP = refused & 1 << UInt32(key.rawValue) == 0
         }
         self.mainImage = mainImageIsHTTP ? mainImage : nil
-        if let position = members[.id], tape.withText(position, { bytes in
-            var id = id
-            return id.withUTF8 { UnsafeRawBufferPointer($0).elementsEqual(bytes) }
-        }) {
-            idSource = .answer(position)
-        } else {
-            idSource = .kept(texts.kept(id))
-        }
+        idSource = idPosition.map { .answer($0) } ?? .kept(texts.kept(id))
     }
 
     /// A top-level scalar by wire name (UTF-8) as a C string that lives as long as the offer; nil when absent,

@@ -12,7 +12,10 @@ enum OfferDecoder {
     static func decode(_ tape: JSONTape, at object: Int, texts: AnswerTexts, placement: FeedPlacement? = nil) throws(ShapeError) -> Offer? {
         let members = OfferMembers(tape, object)
         func present(_ key: OfferKey) -> Int? { members[key].flatMap { tape.kind($0) == .null ? nil : $0 } }
-        guard let id = idText(tape, present(.id)) else { return nil }
+        let idPosition = present(.id)
+        // An id the answer spells as its decimal text is handed out from the answer's texts (`Offer.idText`).
+        let spelled = idPosition.flatMap { spelledID(tape, $0) }
+        guard let id = spelled ?? idPosition.flatMap({ normalisedID(tape, $0) }) else { return nil }
         if let beacons = present(.beacons), !tape.isObject(beacons) {
             throw ShapeError(reason: "offer \(id): beacons is not an object")
         }
@@ -21,8 +24,8 @@ enum OfferDecoder {
         if let value = present(.tags), !tape.isArray(value) { throw ShapeError(reason: "offer \(id): tags is not an array") }
         let primary = creatives.first(where: { $0.isPrimary })?.urlPosition
         let image = nonEmpty(tape, present(.image)) ?? nonEmpty(tape, present(.creativeURL))
-        return Offer(id: id, tape: tape, position: object, texts: texts, members: members, creatives: creatives,
-                     mainImage: primary ?? image, placement: placement)
+        return Offer(id: id, spelledAt: spelled == nil ? nil : idPosition, tape: tape, position: object, texts: texts,
+                     members: members, creatives: creatives, mainImage: primary ?? image, placement: placement)
     }
 
     /// The log line for an offer's URL fields that read as absent, if any.
@@ -34,16 +37,23 @@ enum OfferDecoder {
     /// An integer id as its decimal text; a string of digits is accepted too.
     static func idText(_ tape: JSONTape, _ position: Int?) -> String? {
         guard let position else { return nil }
-        // The usual id, up to 18 digits without a sign or a leading zero, is its own decimal text: taken as it is,
-        // without the round trip through Int64 below.
+        return spelledID(tape, position) ?? normalisedID(tape, position)
+    }
+
+    /// The usual id, up to 18 digits without a sign or a leading zero (a number or a string), which is its own
+    /// decimal text: taken as it is, without the round trip through Int64 of `normalisedID`.
+    private static func spelledID(_ tape: JSONTape, _ position: Int) -> String? {
         let kind = tape.kind(position)
-        if kind == .number || kind == .string, let plain = tape.withText(position, { bytes -> String? in
+        guard kind == .number || kind == .string else { return nil }
+        return tape.withText(position) { bytes -> String? in
             guard bytes.count > 0, bytes.count <= 18, bytes[0] != UInt8(ascii: "0") || bytes.count == 1,
                   bytes.allSatisfy(ASCII.isDigit) else { return nil }
             return String(decoding: bytes, as: UTF8.self)
-        }) {
-            return plain
         }
+    }
+
+    /// Any other id that is a whole number, as its decimal text (4001.0, "0042").
+    private static func normalisedID(_ tape: JSONTape, _ position: Int) -> String? {
         guard let text = tape.text(position) else { return nil }
         switch tape.kind(position) {
         case .number:
