@@ -170,6 +170,14 @@ static be_sdk *start_with_fetch_io_on_dispatch(uint32_t timeout_ms) {
     return sdk;
 }
 
+/* What a fetch-on-dispatch test starts from: a clean sandbox, an empty result, the placement request (which
+ * end_fetch_test frees). */
+static be_moments_request *begin_fetch_test(test_result *r) {
+    sandbox_reset();
+    test_result_init(r);
+    return placement_request();
+}
+
 /* Shuts the SDK down and frees what a fetch-on-dispatch test made. */
 static void end_fetch_test(be_sdk *sdk, be_moments_request *request, test_result *r) {
     be_sdk_shutdown(sdk, 1000);
@@ -181,12 +189,10 @@ static void end_fetch_test(be_sdk *sdk, be_moments_request *request, test_result
 static void test_fetch_io_on_dispatch_runs_on_the_polling_thread(void) {
     enum { N = 12 }; /* more than the 4 connections a host gets: the rest wait for one, driven all the same */
     be_sdk *sdk = start_with_fetch_io_on_dispatch(0);
-    be_moments_request *request = placement_request();
     test_result r;
     struct pollfd descriptor;
     int i;
-    sandbox_reset();
-    test_result_init(&r);
+    be_moments_request *request = begin_fetch_test(&r);
     for (i = 0; i < N; i++) CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
     /* no callback runs before this thread dispatches */
     CHECK_INT(r.calls, 0);
@@ -206,11 +212,9 @@ static void test_fetch_io_on_dispatch_runs_on_the_polling_thread(void) {
 
 static void test_fetch_io_on_dispatch_sends_within_the_fetch_call(void) {
     be_sdk *sdk = start_with_fetch_io_on_dispatch(0);
-    be_moments_request *request = placement_request();
     test_result r;
     int rounds;
-    sandbox_reset();
-    test_result_init(&r);
+    be_moments_request *request = begin_fetch_test(&r);
     /* the first fetch opens a connection, which the SDK keeps */
     CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
     CHECK(dispatch_until(sdk, &r, 1));
@@ -247,10 +251,8 @@ static void fetch_times_out_through_the_descriptor(be_sdk *sdk, be_moments_reque
 
 static void test_fetch_io_on_dispatch_times_out_through_the_descriptor(void) {
     be_sdk *sdk = start_with_fetch_io_on_dispatch(300);
-    be_moments_request *request = placement_request();
     test_result r;
-    sandbox_reset();
-    test_result_init(&r);
+    be_moments_request *request = begin_fetch_test(&r);
     fetch_times_out_through_the_descriptor(sdk, request, &r, 1);
     end_fetch_test(sdk, request, &r);
 }
@@ -259,10 +261,8 @@ static void test_fetch_io_on_dispatch_times_out_through_the_descriptor(void) {
  * that, and the second fetch still times out through the descriptor. */
 static void test_fetch_io_on_dispatch_times_out_after_an_answered_fetch(void) {
     be_sdk *sdk = start_with_fetch_io_on_dispatch(1000); /* room for the first fetch under a sanitizer */
-    be_moments_request *request = placement_request();
     test_result r;
-    sandbox_reset();
-    test_result_init(&r);
+    be_moments_request *request = begin_fetch_test(&r);
     fetch_answered(sdk, request, &r);
     fetch_times_out_through_the_descriptor(sdk, request, &r, 2);
     end_fetch_test(sdk, request, &r);
@@ -272,11 +272,9 @@ static void test_fetch_io_on_dispatch_times_out_after_an_answered_fetch(void) {
  * any longer); a dispatch then finds nothing to run, and it stays quiet. */
 static void test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch(void) {
     be_sdk *sdk = start_with_fetch_io_on_dispatch(1000);
-    be_moments_request *request = placement_request();
     test_result r;
     struct pollfd descriptor;
-    sandbox_reset();
-    test_result_init(&r);
+    be_moments_request *request = begin_fetch_test(&r);
     fetch_answered(sdk, request, &r);
     descriptor.fd = be_sdk_dispatch_fd(sdk);
     descriptor.events = POLLIN;
@@ -292,12 +290,10 @@ static void test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch(void) {
  * it when it turns readable, so the descriptor does not stay readable; the next fetch connects anew. */
 static void test_fetch_io_on_dispatch_lets_go_of_a_connection_the_server_closed(void) {
     be_sdk *sdk = start_with_fetch_io_on_dispatch(0);
-    be_moments_request *request = placement_request();
     test_result r;
     struct pollfd descriptor;
     int rounds, readable = 0;
-    sandbox_reset();
-    test_result_init(&r);
+    be_moments_request *request = begin_fetch_test(&r);
     sandbox_fault("{\"path\": \"offers.json\", \"close_after\": true, \"times\": 1}");
     fetch_answered(sdk, request, &r);
     descriptor.fd = be_sdk_dispatch_fd(sdk);
