@@ -25,5 +25,5 @@ public final class Locked<State> {
     }
 }
 
-// Safe: `state` is read and written only inside `withLock`, under `mutex`.
+// Safe: `state` is read and written only inside `withLock` and `withLockIfFree`, under `mutex`.
 extension Locked: @unchecked Sendable where State: Sendable {}
