@@ -1,7 +1,7 @@
 /* The JSON tape's builder: one pass over a text that validates it as strictly as the engine's Swift parser
  * (RFC 8259, a depth cap, escapes, UTF-8; JSONLexer.swift has the same rules) and writes one entry per value and
  * per object key. In C because it is every answer's hot loop: the Swift builder spent about 150 instructions a
- * token, this one about 115 with the entries' stores. Static: no exported symbols; the Swift tape is its one
+ * token, this one about 95 with the entries' stores and string scans (the 3-offer bench answer). Static: no exported symbols; the Swift tape is its one
  * caller, and the `json` fuzz target holds the tape to the tree parser's verdicts and values. */
 #ifndef BLINKENGAGE_JSON_TAPE_H
 #define BLINKENGAGE_JSON_TAPE_H
@@ -178,129 +178,150 @@ __attribute__((always_inline)) static inline const char *be_json_string(const ui
     return be_json_string_rest(text, count, at, escaped);
 }
 
-/* Whether `literal` (`length` bytes) is at `at`. */
-static inline int be_json_literal(const uint8_t *text, size_t count, size_t at, const char *literal, size_t length) {
-    size_t i;
-    if (count - at < length) return 0;
-    for (i = 0; i < length; i++) if (text[at + i] != (uint8_t)literal[i]) return 0;
-    return 1;
-}
-
 /* Builds the tape of `text` (`count` bytes, below 2 GiB) into `entries`, room for `capacity`. BE_JSON_OK with
  * `outcome->count` entries; BE_JSON_INVALID with the offset and reason; BE_JSON_FULL when the room ran out (the
  * caller builds again with more: every entry takes at least one byte, so `count + 1` entries always suffice).
- * Nesting reaches at most BE_JSON_MAX_DEPTH: no value at all, scalar or not, below it. */
+ * Nesting reaches at most BE_JSON_MAX_DEPTH: no value at all, scalar or not, below it.
+ *
+ * A state machine of labels rather than a loop over a "what comes next" variable: each place in the grammar
+ * (a key, a value, after a value) is a label, and the innermost container's kind is kept in a register, so a
+ * member costs its bytes and a few branches, not a re-dispatch. */
 static inline be_json_status be_json_build_tape(const uint8_t *text, size_t count, be_json_entry *entries, size_t capacity,
                                                 be_json_outcome *outcome) {
     /* The open containers' entries, innermost last, with the top bit set for an object. */
     uint32_t open[BE_JSON_MAX_DEPTH];
     size_t depth = 0, written = 0, at;
+    int in_object = 0; /* the innermost open container is an object */
     const char *reason;
-    enum { VALUE, KEY } expecting = VALUE; /* what comes next; after a value, the loop below decides */
+    be_json_entry *entry;
 #define BE_JSON_FAIL(where, why) do { outcome->error_offset = (where); outcome->error_reason = (why); return BE_JSON_INVALID; } while (0)
-#define BE_JSON_IN_OBJECT (open[depth - 1] & 0x80000000u)
+#define BE_JSON_END_IN_CONTAINER (in_object ? "unexpected end in an object" : "unexpected end in an array")
     at = be_json_skip_space(text, 0, count);
-    for (;;) {
-        if (expecting == KEY) {
-            /* at: past the whitespace after '{' or ',' */
-            if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
-            if (text[at] != '"') BE_JSON_FAIL(at, "expected a key");
-            if (written == capacity) return BE_JSON_FULL;
-            be_json_entry *key = &entries[written];
-            key->start = (uint32_t)(at + 1);
-            key->type = BE_JSON_STRING;
-            key->escapes = BE_JSON_KEY;
-            at++;
-            if ((reason = be_json_string(text, count, &at, &key->escapes)) != NULL) BE_JSON_FAIL(at, reason);
-            key->length = (uint32_t)(at - key->start);
-            key->next = (uint32_t)(++written);
-            at++;
-            if (at < count && text[at] == ':') {
-                at++; /* the usual "key": without a space before the colon */
-            } else {
-                at = be_json_skip_space(text, at, count);
-                if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
-                if (text[at] != ':') BE_JSON_FAIL(at, "expected ':'");
-                at++;
-            }
-            at = be_json_skip_space(text, at, count);
-            expecting = VALUE;
-        }
-        if (expecting == VALUE) {
-            /* at: past any whitespace */
-            if (depth >= BE_JSON_MAX_DEPTH) BE_JSON_FAIL(at, "nested deeper than 128");
-            if (at >= count) BE_JSON_FAIL(at, "unexpected end");
-            if (written == capacity) return BE_JSON_FULL;
-            be_json_entry *value = &entries[written];
-            uint8_t first = text[at];
-            value->start = (uint32_t)at;
-            value->escapes = 0;
-            if (first == '{' || first == '[') {
-                int is_object = first == '{';
-                value->type = is_object ? BE_JSON_OBJECT : BE_JSON_ARRAY;
-                open[depth++] = (uint32_t)written | (is_object ? 0x80000000u : 0);
-                written++;
-                at = be_json_skip_space(text, at + 1, count);
-                if (at >= count) BE_JSON_FAIL(at, is_object ? "unexpected end in an object" : "unexpected end in an array");
-                if (text[at] != (is_object ? '}' : ']')) {
-                    expecting = is_object ? KEY : VALUE;
-                    continue;
-                }
-                /* empty: closed below, as after a last member */
-            } else {
-                if (first == '"') {
-                    value->type = BE_JSON_STRING;
-                    value->start = (uint32_t)(++at);
-                    if ((reason = be_json_string(text, count, &at, &value->escapes)) != NULL) BE_JSON_FAIL(at, reason);
-                    value->length = (uint32_t)(at - value->start);
-                    at++;
-                } else if (first == 't' || first == 'f' || first == 'n') {
-                    const char *literal = first == 't' ? "true" : first == 'f' ? "false" : "null";
-                    size_t length = first == 'f' ? 5 : 4;
-                    if (count - at < length) BE_JSON_FAIL(at, "unexpected end");
-                    if (!be_json_literal(text, count, at, literal, length)) BE_JSON_FAIL(at, "unknown literal");
-                    value->type = first == 't' ? BE_JSON_TRUE : first == 'f' ? BE_JSON_FALSE : BE_JSON_NULL;
-                    value->length = (uint32_t)length;
-                    at += length;
-                } else {
-                    if ((reason = be_json_number(text, count, &at)) != NULL) BE_JSON_FAIL(at, reason);
-                    value->type = BE_JSON_NUMBER;
-                    value->length = (uint32_t)(at - value->start);
-                }
-                value->next = (uint32_t)(++written);
-                if (depth == 0) break;
-                at = be_json_skip_space(text, at, count);
-            }
-        }
-        /* after a value (or at an empty container's closing bracket): ',' and more, or the container closes */
-        for (;;) {
-            int in_object = BE_JSON_IN_OBJECT != 0;
-            uint8_t closing = in_object ? '}' : ']';
-            if (at >= count) BE_JSON_FAIL(at, in_object ? "unexpected end in an object" : "unexpected end in an array");
-            if (text[at] == ',') { /* more members than closings: the comma first */
-                at = be_json_skip_space(text, at + 1, count);
-                expecting = in_object ? KEY : VALUE;
-                break;
-            }
-            if (text[at] == closing) {
-                be_json_entry *container = &entries[open[--depth] & 0x7FFFFFFFu];
-                at++;
-                container->length = (uint32_t)(at - container->start);
-                container->next = (uint32_t)written;
-                if (depth == 0) break;
-                at = be_json_skip_space(text, at, count);
-                continue;
-            }
-            BE_JSON_FAIL(at, in_object ? "expected ',' or '}'" : "expected ',' or ']'");
-        }
-        if (depth == 0) break;
+    goto value;
+
+key: /* at: past '{' or ',' and at most one space */
+    if (at >= count || text[at] != '"') {
+        at = be_json_skip_space(text, at, count);
+        if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
+        if (text[at] != '"') BE_JSON_FAIL(at, "expected a key");
     }
+    if (written == capacity) return BE_JSON_FULL;
+    entry = &entries[written];
+    entry->start = (uint32_t)(++at);
+    entry->type = BE_JSON_STRING;
+    entry->escapes = BE_JSON_KEY;
+    if ((reason = be_json_string(text, count, &at, &entry->escapes)) != NULL) BE_JSON_FAIL(at, reason);
+    entry->length = (uint32_t)(at - entry->start);
+    entry->next = (uint32_t)(++written);
+    at++;
+    if (at < count && text[at] == ':') {
+        at++; /* the usual "key": without a space before the colon */
+    } else {
+        at = be_json_skip_space(text, at, count);
+        if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
+        if (text[at] != ':') BE_JSON_FAIL(at, "expected ':'");
+        at++;
+    }
+    if (at < count && text[at] == ' ') at++; /* the usual one space; the switch below skips any more */
+
+value: /* at: at the value, or at whitespace before it */
+    if (depth >= BE_JSON_MAX_DEPTH) BE_JSON_FAIL(be_json_skip_space(text, at, count), "nested deeper than 128");
+    if (at >= count) BE_JSON_FAIL(at, "unexpected end");
+    if (written == capacity) return BE_JSON_FULL;
+    entry = &entries[written];
+    entry->escapes = 0;
+    switch (text[at]) {
+    case ' ':
+    case '\t':
+    case '\n':
+    case '\r':
+        at = be_json_skip_space(text, at, count);
+        goto value;
+    case '"':
+        entry->type = BE_JSON_STRING;
+        entry->start = (uint32_t)(++at);
+        if ((reason = be_json_string(text, count, &at, &entry->escapes)) != NULL) BE_JSON_FAIL(at, reason);
+        entry->length = (uint32_t)(at - entry->start);
+        at++;
+        break;
+    case '{':
+    case '[':
+        in_object = text[at] == '{';
+        entry->type = in_object ? BE_JSON_OBJECT : BE_JSON_ARRAY;
+        entry->start = (uint32_t)at;
+        open[depth++] = (uint32_t)written | (in_object ? 0x80000000u : 0);
+        written++;
+        at = be_json_skip_space(text, at + 1, count);
+        if (at >= count) BE_JSON_FAIL(at, BE_JSON_END_IN_CONTAINER);
+        if (text[at] == (in_object ? '}' : ']')) goto close; /* empty */
+        if (in_object) goto key;
+        goto value;
+    case 't':
+        if (count - at < 4) BE_JSON_FAIL(at, "unexpected end");
+        if (memcmp(text + at, "true", 4) != 0) BE_JSON_FAIL(at, "unknown literal");
+        entry->type = BE_JSON_TRUE;
+        entry->start = (uint32_t)at;
+        entry->length = 4;
+        at += 4;
+        break;
+    case 'f':
+        if (count - at < 5) BE_JSON_FAIL(at, "unexpected end");
+        if (memcmp(text + at, "false", 5) != 0) BE_JSON_FAIL(at, "unknown literal");
+        entry->type = BE_JSON_FALSE;
+        entry->start = (uint32_t)at;
+        entry->length = 5;
+        at += 5;
+        break;
+    case 'n':
+        if (count - at < 4) BE_JSON_FAIL(at, "unexpected end");
+        if (memcmp(text + at, "null", 4) != 0) BE_JSON_FAIL(at, "unknown literal");
+        entry->type = BE_JSON_NULL;
+        entry->start = (uint32_t)at;
+        entry->length = 4;
+        at += 4;
+        break;
+    default:
+        entry->type = BE_JSON_NUMBER;
+        entry->start = (uint32_t)at;
+        if ((reason = be_json_number(text, count, &at)) != NULL) BE_JSON_FAIL(at, reason);
+        entry->length = (uint32_t)(at - entry->start);
+        break;
+    }
+    entry->next = (uint32_t)(++written);
+    if (depth == 0) goto done;
+
+after_value: /* at: just past a value inside a container */
+    if (at < count && text[at] == ',') { /* the usual "value," without a space before the comma */
+        at++;
+        if (at < count && text[at] == ' ') at++;
+        if (in_object) goto key;
+        goto value;
+    }
+    at = be_json_skip_space(text, at, count);
+    if (at >= count) BE_JSON_FAIL(at, BE_JSON_END_IN_CONTAINER);
+    if (text[at] == ',') {
+        at = be_json_skip_space(text, at + 1, count);
+        if (in_object) goto key;
+        goto value;
+    }
+    if (text[at] != (in_object ? '}' : ']')) BE_JSON_FAIL(at, in_object ? "expected ',' or '}'" : "expected ',' or ']'");
+
+close: /* at: the innermost container's closing bracket */
+    entry = &entries[open[--depth] & 0x7FFFFFFFu];
+    at++;
+    entry->length = (uint32_t)(at - entry->start);
+    entry->next = (uint32_t)written;
+    if (depth == 0) goto done;
+    in_object = (open[depth - 1] & 0x80000000u) != 0;
+    goto after_value;
+
+done:
     at = be_json_skip_space(text, at, count);
     if (at != count) BE_JSON_FAIL(at, "unexpected data after the value");
     outcome->count = written;
     return BE_JSON_OK;
 #undef BE_JSON_FAIL
-#undef BE_JSON_IN_OBJECT
+#undef BE_JSON_END_IN_CONTAINER
 }
 
 /* The UTF-8 of a string body at `start..<end` that the builder accepted, its escapes resolved, written to
