@@ -63,10 +63,13 @@ public final class JSONTape: @unchecked Sendable {
 
     public enum Kind: Sendable { case object, array, string, number, bool, null }
 
-    /// The entry at `position` as the builder wrote it.
-    func entry(_ position: Int) -> Entry { entries[position] }
+    // The one-line reads below are inlined into every caller: as calls they cost as much as their work, and a
+    // field read makes several.
 
-    public func kind(_ position: Int) -> Kind {
+    /// The entry at `position` as the builder wrote it.
+    @inline(__always) func entry(_ position: Int) -> Entry { entries[position] }
+
+    @inline(__always) public func kind(_ position: Int) -> Kind {
         switch entries[position].kind {
         case .object: return .object
         case .array: return .array
@@ -77,13 +80,15 @@ public final class JSONTape: @unchecked Sendable {
         }
     }
 
-    public func isObject(_ position: Int) -> Bool { entries[position].kind == .object }
-    public func isArray(_ position: Int) -> Bool { entries[position].kind == .array }
-    public func isString(_ position: Int) -> Bool { entries[position].kind == .string }
-    public func isTrue(_ position: Int) -> Bool { entries[position].kind == .true }
-    public func isEmptyString(_ position: Int) -> Bool { entries[position].kind == .string && entries[position].length == 0 }
+    @inline(__always) public func isObject(_ position: Int) -> Bool { entries[position].kind == .object }
+    @inline(__always) public func isArray(_ position: Int) -> Bool { entries[position].kind == .array }
+    @inline(__always) public func isString(_ position: Int) -> Bool { entries[position].kind == .string }
+    @inline(__always) public func isTrue(_ position: Int) -> Bool { entries[position].kind == .true }
+    @inline(__always) public func isEmptyString(_ position: Int) -> Bool {
+        entries[position].kind == .string && entries[position].length == 0
+    }
     /// A string, number or boolean: a value with host-facing text of its own.
-    public func isScalar(_ position: Int) -> Bool {
+    @inline(__always) public func isScalar(_ position: Int) -> Bool {
         switch entries[position].kind {
         case .string, .number, .true, .false: return true
         case .object, .array, .null: return false
@@ -184,10 +189,30 @@ public final class JSONTape: @unchecked Sendable {
         }
     }
 
-    /// Whether `bytes` are exactly `text`'s UTF-8 (lengths first; one `memcmp`).
+    /// Whether `bytes` are exactly `text`'s UTF-8: lengths first, then machine words (the last one overlapping
+    /// the one before), not a `memcmp` call, which costs more than the comparison of a key's few bytes. Inlined
+    /// with a literal `text`, the length is a constant and only its case remains.
     @inline(__always)
     static func equal(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
-        bytes.count == text.utf8CodeUnitCount && (bytes.count == 0 || memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0)
+        let count = text.utf8CodeUnitCount
+        guard bytes.count == count else { return false }
+        guard count > 0, let lhs = bytes.baseAddress else { return true }
+        let rhs = UnsafeRawPointer(text.utf8Start)
+        func same<Word: FixedWidthInteger>(_ offset: Int, _: Word.Type) -> Bool {
+            lhs.loadUnaligned(fromByteOffset: offset, as: Word.self) == rhs.loadUnaligned(fromByteOffset: offset, as: Word.self)
+        }
+        switch count {
+        case 1: return same(0, UInt8.self)
+        case 2..<4: return same(0, UInt16.self) && same(count - 2, UInt16.self)
+        case 4..<8: return same(0, UInt32.self) && same(count - 4, UInt32.self)
+        default:
+            var offset = 0
+            while offset < count - 8 {
+                guard same(offset, UInt64.self) else { return false }
+                offset += 8
+            }
+            return same(count - 8, UInt64.self)
+        }
     }
 
     /// The host-facing UTF-8 of a scalar, passed to `body`: a string's text with escapes resolved (its own bytes
@@ -215,7 +240,7 @@ public final class JSONTape: @unchecked Sendable {
     }
 
     /// Where a scalar's host text starts in the text `writeScalarTexts` writes; nil for objects, arrays and keys.
-    func scalarTextOffset(_ position: Int) -> Int? {
+    @inline(__always) func scalarTextOffset(_ position: Int) -> Int? {
         switch entries[position].kind {
         case .object, .array: return nil
         case .string where entries[position].isKey: return nil
