@@ -64,6 +64,32 @@ struct JSONTapeTests {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
     }
 
+    /// Where and why a text is refused, with whitespace in every place the builder skips it: a refusal names the
+    /// first byte that cannot be read, past any whitespace before it.
+    @Test(arguments: [
+        ("{\"a\":\r\r", 7, "unexpected end"), ("{\"a\" :  1 , \"b\"\t:\n[ 1 ,2 ] }x", 28, "unexpected data after the value"),
+        ("[1 ,\n]", 5, "unexpected character"), ("{\"a\":1,}", 7, "expected a key"), ("{\"a\" 1}", 5, "expected ':'"),
+        ("[1 2]", 3, "expected ',' or ']'"), ("{ , }", 2, "expected a key"), ("[\n\n", 3, "unexpected end in an array"),
+        ("{\n\"a\"\n:\n}", 8, "unexpected character"), ("[tru]", 1, "unknown literal"), ("[ fals", 2, "unexpected end"),
+        ("  nul", 2, "unexpected end"), ("[-]", 2, "unexpected character"), ("[1.]", 3, "digit expected after '.'"),
+        ("[1e+]", 4, "digit expected in exponent"), ("{\"a\":1}  ,", 9, "unexpected data after the value"),
+        ("[\"\\x\"]", 4, "unknown escape"), ("[\"a\u{01}\"]", 3, "control character in a string"), ("", 0, "unexpected end"),
+        ("  ", 2, "unexpected end"),
+        (String(repeating: "[", count: JSONParser.maximumDepth) + "  1", JSONParser.maximumDepth + 2, "nested deeper than 128"),
+        (String(repeating: "{\"a\":", count: JSONParser.maximumDepth) + "  1", 5 * JSONParser.maximumDepth + 2,
+         "nested deeper than 128"),
+    ] as [(String, Int, String)])
+    func refusalsSayWhereAndWhy(_ text: String, _ offset: Int, _ reason: String) {
+        #expect(throws: JSONParser.Failure(offset: offset, reason: reason)) { try JSONTape(parsing: Array(text.utf8)) }
+    }
+
+    @Test func whitespaceAnywhereReadsTheSame() throws {
+        let spaced = try JSONTape(parsing: Array("\n{ \"a\" :\t[ 1 , {\r\n} , [ ] ] ,\"b\":  \"x\" }\n".utf8))
+        let tight = try JSONTape(parsing: Array("{\"a\":[1,{},[]],\"b\":\"x\"}".utf8))
+        #expect(spaced.value(0) == tight.value(0))
+        #expect(spaced.count == tight.count)
+    }
+
     /// Invalid UTF-8 of every kind String refuses: a stray continuation, an overlong form, a surrogate, a code
     /// point past U+10FFFF, a sequence cut short.
     @Test(arguments: [[0x80], [0xC3, 0x28], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],

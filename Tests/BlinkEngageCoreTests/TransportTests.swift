@@ -62,6 +62,37 @@ final class TransportTests {
         }
     }
 
+    /// The host's 16-byte blocks agree with the host rules read a byte at a time (labels of letters, digits and
+    /// hyphens, each starting with a letter or digit, between single dots; ':', '/', '?' or '#' ends the host):
+    /// every byte value at the edges of the blocks of hosts of several lengths, alone or right after a dot.
+    @Test func theHostBlocksAgreeWithTheByteRules() {
+        func isAlphanumeric(_ byte: UInt8) -> Bool { ASCII.isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) }
+        func expected(_ host: [UInt8]) -> Bool {
+            let end = host.firstIndex { [UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains($0) } ?? host.count
+            // A ':' starts a port, and no port here is all digits before the path.
+            if end < host.count, host[end] == UInt8(ascii: ":") { return false }
+            let labels = host[..<end].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            return end > 0 && labels.allSatisfy { label in
+                guard let first = label.first, isAlphanumeric(first) else { return false }
+                return label.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+            }
+        }
+        for length in [1, 2, 14, 15, 16, 17, 18, 31, 32, 33, 40] {
+            for position in [0, 1, 14, 15, 16, 17, 30, 31, 32, length - 1] where position < length {
+                for afterDot in [false, true] where !afterDot || position > 0 {
+                    for byte in UInt8.min...UInt8.max {
+                        var host = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        if afterDot { host[position - 1] = UInt8(ascii: ".") }
+                        host[position] = byte
+                        let url = Array("https://".utf8) + host + Array("/p".utf8)
+                        let plain = url.withUnsafeBufferPointer { URLParts.isPlainHTTP($0) }
+                        #expect(plain == expected(host), "byte \(byte) at \(position) of \(length), after a dot: \(afterDot)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Every printable ASCII byte is taken as it is by libcurl in a path, a query and a fragment, so the fast
     /// path may take them all; the space, controls and DEL are not URL bytes.
     @Test func everyPrintableByteIsLibcurlsToo() {
