@@ -258,29 +258,20 @@ value: /* at: at the value, or at whitespace before it */
         if (in_object) goto key;
         goto value;
     case 't':
-        if (count - at < 4) BE_JSON_FAIL(at, "unexpected end");
-        if (memcmp(text + at, "true", 4) != 0) BE_JSON_FAIL(at, "unknown literal");
-        entry->type = BE_JSON_TRUE;
-        entry->start = (uint32_t)at;
-        entry->length = 4;
-        at += 4;
-        break;
     case 'f':
-        if (count - at < 5) BE_JSON_FAIL(at, "unexpected end");
-        if (memcmp(text + at, "false", 5) != 0) BE_JSON_FAIL(at, "unknown literal");
-        entry->type = BE_JSON_FALSE;
+    case 'n': {
+        /* true, false or null: the first byte says which */
+        const uint8_t first = text[at];
+        const char *literal = first == 't' ? "true" : first == 'f' ? "false" : "null";
+        const size_t length = first == 'f' ? 5 : 4;
+        if (count - at < length) BE_JSON_FAIL(at, "unexpected end");
+        if (memcmp(text + at, literal, length) != 0) BE_JSON_FAIL(at, "unknown literal");
+        entry->type = first == 't' ? BE_JSON_TRUE : first == 'f' ? BE_JSON_FALSE : BE_JSON_NULL;
         entry->start = (uint32_t)at;
-        entry->length = 5;
-        at += 5;
+        entry->length = (uint32_t)length;
+        at += length;
         break;
-    case 'n':
-        if (count - at < 4) BE_JSON_FAIL(at, "unexpected end");
-        if (memcmp(text + at, "null", 4) != 0) BE_JSON_FAIL(at, "unknown literal");
-        entry->type = BE_JSON_NULL;
-        entry->start = (uint32_t)at;
-        entry->length = 4;
-        at += 4;
-        break;
+    }
     default:
         entry->type = BE_JSON_NUMBER;
         entry->start = (uint32_t)at;
