@@ -104,5 +104,5 @@ public func be_moments_response_style(_ response: OpaquePointer?, _ path: Unsafe
 
 @c @implementation
 public func be_moments_response_privacy_url(_ response: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handle.object(response, as: MomentsResponse.self)?.privacyURL?.pointer
+    Handle.with(response, as: MomentsResponse.self) { $0.privacyURLText }
 }

@@ -45,7 +45,7 @@ struct MomentsResponseDecoderTests {
         #expect(response.offers[2].mainImageURL == nil)
         #expect(response.offers[2].field("is_loyaltyboost") == "true")
         #expect(response.offers[2].field("loyaltyboost_requirements") == "Complete your first purchase")
-        #expect(response.privacyURL?.string == "https://www.example.com/privacy")
+        #expect(response.privacyURL == "https://www.example.com/privacy")
         #expect(response.styles.string(atPath: "popup.borderRadius.bottom_left") == "8px")
         #expect(response.styles.string(atPath: "offerText.buttonNo.stroke") == "#CCCCCC")
         #expect(response.styles.string(atPath: "offerText.hide_adv_name") == "false")
@@ -82,6 +82,17 @@ struct MomentsResponseDecoderTests {
         let body = #"{"data": {"offers": [{"z": 1.50, "id": 7, "a": 1e2,  "big": 12345678901234567890}]}}"#
         let offer = try #require(try MomentsResponseDecoder.decodeBody(Array(body.utf8)).offers.first)
         #expect(String(cString: offer.jsonText) == #"{"z": 1.50, "id": 7, "a": 1e2,  "big": 12345678901234567890}"#)
+    }
+
+    /// The privacy URL is handed out only as an absolute http(s) URL, escapes resolved, and stays at one address.
+    @Test(arguments: [
+        (#""https:\/\/example.com\/privacy""#, "https://example.com/privacy"), (#""javascript:alert(1)""#, nil),
+        (#""""#, nil), (#""http://exa mple.com/""#, nil), ("null", nil),
+    ] as [(String, String?)])
+    func privacyURLIsAnHTTPURLOrNothing(_ value: String, _ expected: String?) throws {
+        let response = try decode(#"{"data": {"offers": [{"id": 7}], "privacy_url": "# + value + "}}").get()
+        #expect(response.privacyURL == expected)
+        #expect(response.privacyURLText == response.privacyURLText)
     }
 
     @Test func ignoresUnknownKeysAndTreatsNullAsAbsent() throws {

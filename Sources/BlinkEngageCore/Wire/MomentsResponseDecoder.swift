@@ -54,9 +54,11 @@ public enum MomentsResponseDecoder {
         let privacy = tape.present(data, "privacy_url")
         if let privacy, !tape.isString(privacy) { throw .moments(.decoding, "\"privacy_url\" is not a string") }
         guard !offers.isEmpty else { throw .moments(.noOffers, "the answer holds no offers") }
+        // The privacy URL is checked now and made a C string when asked for, as offers' URL fields are.
+        let privacyURL = OfferDecoder.nonEmpty(tape, privacy).flatMap { tape.withText($0, ServiceURL.isAbsoluteHTTP) ? $0 : nil }
         return MomentsResponse(
             offers: offers, styles: Styles(tape: tape, styles: styles, legacySettings: legacySettings, texts: texts),
-            privacyURL: privacy.flatMap(tape.text).flatMap { ServiceURL.isAbsoluteHTTP($0) ? $0 : nil })
+            privacyPosition: privacyURL, texts: texts)
     }
 
     /// `decode(_:warnings:)` for callers that log nothing.
