@@ -71,5 +71,11 @@ struct MomentsRequestBuilderTests {
         var within = MomentsRequest()
         for index in 0..<10 { try within.setPayload("custom\(index)", String(repeating: "x", count: 127)) }
         #expect(within.limitWarnings.isEmpty)
+        // The limit counts characters, not bytes: 64 two-byte characters are within it, 128 are not.
+        var accented = MomentsRequest()
+        try accented.setPayload("placement", String(repeating: "é", count: 64))
+        #expect(accented.limitWarnings.isEmpty)
+        try accented.setPayload("placement", String(repeating: "é", count: 128))
+        #expect(accented.limitWarnings.count == 1)
     }
 }

@@ -54,12 +54,18 @@ public struct MomentsRequest: Sendable, Equatable {
 
     /// What exceeds the documented limits, for a warning (the request is still sent).
     public var limitWarnings: [String] {
+        // Every fetch asks, so the usual request costs no copy and no count of characters: custom attributes are
+        // counted only when there are more members than their limit, and a value's characters only when its UTF-8
+        // reaches the limit (a character takes at least one byte).
         var warnings: [String] = []
-        let custom = payload.filter { !Self.wellKnownKeys.contains($0.key) }
-        if custom.count > Self.documentedCustomAttributeLimit {
-            warnings.append("\(custom.count) custom attributes, more than the documented \(Self.documentedCustomAttributeLimit)")
+        if payload.count > Self.documentedCustomAttributeLimit {
+            let custom = payload.filter { !Self.wellKnownKeys.contains($0.key) }
+            if custom.count > Self.documentedCustomAttributeLimit {
+                warnings.append("\(custom.count) custom attributes, more than the documented \(Self.documentedCustomAttributeLimit)")
+            }
         }
-        for attribute in payload where attribute.value.count >= Self.documentedValueLengthLimit {
+        for attribute in payload
+        where attribute.value.utf8.count >= Self.documentedValueLengthLimit && attribute.value.count >= Self.documentedValueLengthLimit {
             warnings.append("payload value of \"\(attribute.key)\" has \(attribute.value.count) characters, the documented limit is under \(Self.documentedValueLengthLimit)")
         }
         return warnings
