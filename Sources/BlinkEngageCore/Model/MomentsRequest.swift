@@ -64,8 +64,8 @@ public struct MomentsRequest: Sendable, Equatable {
                 warnings.append("\(custom.count) custom attributes, more than the documented \(Self.documentedCustomAttributeLimit)")
             }
         }
-        for attribute in payload
-        where attribute.value.utf8.count >= Self.documentedValueLengthLimit && attribute.value.count >= Self.documentedValueLengthLimit {
+        let limit = Self.documentedValueLengthLimit
+        for attribute in payload where attribute.value.utf8.count >= limit && attribute.value.count >= limit {
             warnings.append("payload value of \"\(attribute.key)\" has \(attribute.value.count) characters, the documented limit is under \(Self.documentedValueLengthLimit)")
         }
         return warnings
