@@ -76,6 +76,15 @@ struct MomentsResponseDecoderTests {
             #expect(try JSONParser.parse(text) == .object(object))
             #expect(offer.jsonText[text.count] == 0)
         }
+        // Asked for again, and on a second decode in the other order: the same address each time, the same bytes
+        // in either order (the NUL after one offer never falls inside another).
+        let texts = offers.map { String(cString: $0.jsonText) }
+        #expect(offers.allSatisfy { $0.jsonText == $0.jsonText })
+        let again = fixture.hasPrefix("moments") ? try MomentsResponseDecoder.decodeBody(body).offers : {
+            guard case .feed(let feed)? = try? OfferFeedDecoder.decode(body) else { return [] }
+            return feed.groups.flatMap(\.offers)
+        }()
+        #expect(again.reversed().map { String(cString: $0.jsonText) } == texts.reversed())
     }
 
     @Test func numberSpellingAndMemberOrderSurviveInOfferJSON() throws {

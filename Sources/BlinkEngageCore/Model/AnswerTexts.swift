@@ -12,9 +12,12 @@ import Musl
 /// the answer, its bytes are copied once and every scalar is NUL-terminated in place (escapes resolved in place),
 /// so each read is a lookup, not a copy (a copy per value cost about 270 instructions a read), and takes no lock
 /// once they exist: they are published with a release store and found with an acquire load.
-/// Containers (an offer's own JSON, a compact object) are copied one at a time when asked for, into a few large
-/// blocks, through a slot per tape position.
-// Safe: fields change only under `mutex`; `published` is set once (release) and read (acquire); bytes never change.
+/// Offers' own JSON is copied into a buffer the size of the answer, each offer at its own offset when first asked
+/// for and NUL-terminated after its closing brace (offers never contain one another, so no NUL falls inside
+/// another offer). Other containers' texts (a compact object) are copied one at a time when asked for, into a few
+/// large blocks, through a slot per tape position.
+// Safe: fields change only under `mutex`; `published` is set once (release) and read (acquire); text bytes are
+// written once, under `mutex`, before their address is handed out, and never again.
 public final class AnswerTexts: @unchecked Sendable {
     public let tape: JSONTape
     private let mutex = PthreadMutex()
@@ -22,6 +25,10 @@ public final class AnswerTexts: @unchecked Sendable {
     private var scalarTexts: RecycledBuffers.Buffer?
     /// `scalarTexts`'s address once it is complete, for reads without the lock.
     private let published = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+    /// Room for the answer's bytes, where each offer asked for is copied at its own offset with a NUL after it,
+    /// and a bit per tape position for the offers copied there; both allocated on the first request of one.
+    private var received: RecycledBuffers.Buffer?
+    private var copiedOffers: [UInt64] = []
     /// Containers' texts, a slot by tape position; allocated on the first request of one.
     private var slotMemory: RecycledBuffers.Buffer?
     /// Blocks the texts are copied into (recycled: given back for the next answer), and the free room at the
@@ -39,6 +46,7 @@ public final class AnswerTexts: @unchecked Sendable {
     deinit {
         published.deallocate()
         if let scalarTexts { RecycledBuffers.shared.give(scalarTexts) }
+        if let received { RecycledBuffers.shared.give(received) }
         if let slotMemory { RecycledBuffers.shared.give(slotMemory) }
         for block in blocks { RecycledBuffers.shared.give(block) }
     }
@@ -46,7 +54,7 @@ public final class AnswerTexts: @unchecked Sendable {
     /// The host-facing text of the value at `position` (see `JSONTape.withText`), NUL-terminated.
     func text(at position: Int) -> UnsafePointer<CChar>? {
         guard position >= 0, position < tape.count else { return nil }
-        guard let offset = tape.scalarTextOffset(position) else { return made(at: position, .hostText) }
+        guard let offset = tape.scalarTextOffset(position) else { return madeHostText(at: position) }
         let base = be_load_acquire(published) ?? makeScalarTexts()
         return UnsafePointer((base + offset).assumingMemoryBound(to: CChar.self))
     }
@@ -64,8 +72,33 @@ public final class AnswerTexts: @unchecked Sendable {
         return texts.pointer
     }
 
-    /// The bytes of the value at `position` as received (an offer's own JSON), NUL-terminated.
-    func source(at position: Int) -> UnsafePointer<CChar>? { made(at: position, .received) }
+    /// The bytes of the offer at `position` as received, NUL-terminated, at the same address on every call. Only
+    /// for values that never contain one another (offers: elements of their answer's offer arrays), as the NUL
+    /// after one is written over the byte that follows it.
+    func offerSource(at position: Int) -> UnsafePointer<CChar>? {
+        guard position >= 0, position < tape.count, tape.isObject(position) else { return nil }
+        mutex.lock()
+        defer { mutex.unlock() }
+        let room: UnsafeMutablePointer<UInt8>
+        if let received {
+            room = received.pointer.assumingMemoryBound(to: UInt8.self)
+        } else {
+            let memory = RecycledBuffers.shared.take(atLeast: tape.bytes.count + 1)
+            room = memory.pointer.bindMemory(to: UInt8.self, capacity: tape.bytes.count + 1)
+            received = memory
+            copiedOffers = [UInt64](repeating: 0, count: (tape.count + 63) / 64)
+        }
+        let start = Int(tape.entry(position).start), end = start + Int(tape.entry(position).length)
+        let (word, bit) = (position / 64, UInt64(1) << UInt64(position % 64))
+        if copiedOffers[word] & bit == 0 {
+            tape.bytes.withUnsafeBufferPointer { bytes in
+                (room + start).update(from: bytes.baseAddress! + start, count: end - start)
+            }
+            room[end] = 0  // the byte after the closing brace, or the room's last byte
+            copiedOffers[word] |= bit
+        }
+        return UnsafeRawPointer(room + start).assumingMemoryBound(to: CChar.self)
+    }
 
     /// A NUL-terminated copy of `text` kept as long as the answer: values the decoder makes rather than reads
     /// (an offer's id as normalised decimal text), in the same blocks, without an allocation of their own.
@@ -78,12 +111,9 @@ public final class AnswerTexts: @unchecked Sendable {
         }
     }
 
-    private enum Form { case hostText, received }
-
-    /// The slot at `position`, filled on the first request. The slots (one per tape position) are allocated on
-    /// the first request of a container's text. A position is always asked for in one form (one owner reads it),
-    /// so the first answer is the answer. A form, not a closure: a closure here retained the tape on every read.
-    private func made(at position: Int, _ form: Form) -> UnsafePointer<CChar>? {
+    /// The host text of the container at `position` (see `JSONTape.withText`), made on the first request and kept
+    /// in its slot. The slots (one per tape position) are allocated on the first request of a container's text.
+    private func madeHostText(at position: Int) -> UnsafePointer<CChar>? {
         guard position >= 0, position < tape.count else { return nil }
         mutex.lock()
         defer { mutex.unlock() }
@@ -97,11 +127,7 @@ public final class AnswerTexts: @unchecked Sendable {
             slotMemory = memory
         }
         if let made = table[position] { return made }
-        let made: UnsafePointer<CChar>
-        switch form {
-        case .hostText: made = tape.withText(position) { keep($0) }
-        case .received: made = tape.sourceBytes(position).withUnsafeBytes { keep($0) }
-        }
+        let made = tape.withText(position) { keep($0) }
         table[position] = made
         return made
     }

@@ -111,8 +111,9 @@ public final class Offer: Sendable {
     public func field(_ key: String) -> String? { fieldText(key).map { String(cString: $0) } }
 
     /// The offer as JSON text: its own bytes from the answer (member order, spacing and number spelling as
-    /// received), copied the first time a host asks (most never do) and kept as long as the offer.
-    public var jsonText: UnsafePointer<CChar> { texts.source(at: position)! }
+    /// received), in a copy of the answer made the first time a host asks for an offer's JSON (most never do) and
+    /// kept as long as the offer.
+    public var jsonText: UnsafePointer<CChar> { texts.offerSource(at: position)! }
 
     public var title: String? { field(.title) }
     public var clickURL: String? { field(.clickURL) }
