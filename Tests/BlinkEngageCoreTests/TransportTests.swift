@@ -115,6 +115,29 @@ final class TransportTests {
         #expect(!ServiceURL.isAbsoluteHTTP("http://exa mple.com/"))
     }
 
+    /// Copies of one request are identical without a look at their bytes; any change to a copy makes it another
+    /// request, and a request made again with the same bytes is still identical (by its bytes).
+    @Test func requestIdentityFollowsItsBytes() {
+        let made = HTTPRequest(method: .post, url: "https://h.example/v1/offers?k=1", headers: [("Accept", "application/json")],
+                               body: Array("{}".utf8), timeoutMilliseconds: 1000)
+        var copy = made
+        #expect(copy.isByteIdentical(to: made))
+        copy.headers.append(("X-Extra", "1"))
+        #expect(!copy.isByteIdentical(to: made))
+        copy.headers.removeLast()
+        #expect(copy.isByteIdentical(to: made))  // the same bytes again
+        for change in [{ (r: inout HTTPRequest) in r.url += "2" }, { $0.body = Array("{ }".utf8) }, { $0.method = .get },
+                       { $0.timeoutMilliseconds = 2000 }, { $0.followRedirects = false }, { $0.maximumBodyBytes = 1 },
+                       { $0.keepsResponseHeaders = false }, { $0.headers[0].value = "text/plain" }] {
+            var changed = made
+            change(&changed)
+            #expect(!changed.isByteIdentical(to: made))
+        }
+        let again = HTTPRequest(method: .post, url: "https://h.example/v1/offers?k=1", headers: [("Accept", "application/json")],
+                                body: Array("{}".utf8), timeoutMilliseconds: 1000)
+        #expect(again.isByteIdentical(to: made))
+    }
+
     @Test func reusesOneConnectionForSequentialRequests() throws {
         for _ in 0..<5 { #expect((try? send(get("/nothing")).get().status) == 404) }
         let ports = Set(try sandbox.requests().compactMap { $0["client_port"] as? Int })

@@ -2,19 +2,25 @@
 public struct HTTPRequest: Sendable, Equatable {
     public enum Method: String, Sendable { case get = "GET", post = "POST" }
 
-    public var method: Method
-    public var url: String
+    public var method: Method { didSet { build = Build() } }
+    public var url: String { didSet { build = Build() } }
     /// Header lines in order. Without an `Accept` header none is sent (libcurl's default `*/*` is removed).
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]?
-    public var timeoutMilliseconds: UInt32
+    public var headers: [(name: String, value: String)] { didSet { build = Build() } }
+    public var body: [UInt8]? { didSet { build = Build() } }
+    public var timeoutMilliseconds: UInt32 { didSet { build = Build() } }
     /// Redirects are followed (at most 5, http/https only) unless false; beacons do not follow them.
-    public var followRedirects: Bool
+    public var followRedirects: Bool { didSet { build = Build() } }
     /// A body larger than this after decoding is refused with `TransportError.tooLarge`.
-    public var maximumBodyBytes: Int
+    public var maximumBodyBytes: Int { didSet { build = Build() } }
     /// Whether the answer's header fields are kept in `HTTPResponse.headers`; a caller that reads none (Moments
     /// offers) sets false, and the transport then makes no String of any header line.
-    public var keepsResponseHeaders: Bool
+    public var keepsResponseHeaders: Bool { didSet { build = Build() } }
+
+    /// Shared by the copies of one request as it was made, and replaced by any change: copies of one build put
+    /// the same bytes on the wire, so `isByteIdentical` answers for them without reading them (a repeated fetch
+    /// sends the request built for the last one, to a handle configured for it). Not part of the value (`==`).
+    private var build = Build()
+    private final class Build: Sendable {}
 
     public static let defaultMaximumBodyBytes = 8 * 1024 * 1024
     public static let maximumRedirects = 5
@@ -42,6 +48,7 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether `other` would put the same bytes on the wire: `==` compares texts as Unicode does, so a header
     /// value in another normalization form is equal there and not here.
     func isByteIdentical(to other: HTTPRequest) -> Bool {
+        if build === other.build { return true }
         return method == other.method && url.hasSameUTF8(as: other.url)
             && headers.elementsEqual(other.headers) { $0.name.hasSameUTF8(as: $1.name) && $0.value.hasSameUTF8(as: $1.value) }
             && body == other.body && timeoutMilliseconds == other.timeoutMilliseconds
