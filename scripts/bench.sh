@@ -7,8 +7,8 @@
 #                   callgrind
 #   tracking_bench  one durable report on the caller's thread and events per second report-to-accepted, beside a
 #                   naive tracker (one blocking libcurl POST per event)
-# Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 4000) and
-# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 20) how many turns the fetch contenders take.
+# Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 8000) and
+# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 40) how many turns the fetch contenders take.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -84,8 +84,10 @@ instructions() {
   done
   echo $(( (counts[1] - counts[0]) / 10 ))
 }
-calls=${BENCH_CALLS:-4000}
-rounds=${BENCH_ROUNDS:-20}
+# 40 rounds of 200 calls: a single round's ratio to the floor ranges from half to three times on a busy
+# 2-core machine, and the median of 40 moves less from run to run than the median of 20.
+calls=${BENCH_CALLS:-8000}
+rounds=${BENCH_ROUNDS:-40}
 per_round=$(( calls / rounds ))
 # The command prefix that runs a client in placement $1.
 pinned() {
