@@ -196,8 +196,8 @@ public final class JSONTape: @unchecked Sendable {
     static func equal(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
         guard bytes.count == count else { return false }
-        guard count > 0, let lhs = bytes.baseAddress else { return true }
-        let rhs = UnsafeRawPointer(text.utf8Start)
+        guard count > 0 else { return true }
+        let lhs = bytes.baseAddress!, rhs = UnsafeRawPointer(text.utf8Start)
         func same<Word: FixedWidthInteger>(_ offset: Int, _: Word.Type) -> Bool {
             lhs.loadUnaligned(fromByteOffset: offset, as: Word.self) == rhs.loadUnaligned(fromByteOffset: offset, as: Word.self)
         }
