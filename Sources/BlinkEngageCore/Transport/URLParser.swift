@@ -52,7 +52,7 @@ struct URLParts: Sendable, Equatable {
     }
 
     static func isPlainHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // In C (CJSONScan/url.h): a byte table for the host and 16-byte blocks for the rest.
+        // In C (CJSONScan/url.h): 16-byte blocks over the host and the path, a byte table for the host's last bytes.
         guard let base = bytes.baseAddress else { return false }
         return be_url_is_plain_http(base, bytes.count) != 0
     }
