@@ -177,7 +177,9 @@ final class OutboxDeliveryTests {
         let deadline = Date().addingTimeInterval(30)
         while FileManager.default.fileExists(atPath: path), Date() < deadline { usleep(10_000) }
         #expect(!FileManager.default.fileExists(atPath: path))
-        #expect(outbox.storedItemCount() == 3)  // the first once, not twice
+        // Never the first twice. The delivery thread may already have sent some, so the exact count is the
+        // sandbox's below: each of the three once.
+        #expect(outbox.storedItemCount().map { $0 <= 3 } == true)
         deliverAll(outbox)
         stop(outbox)
         let received = try sandboxEvents()
