@@ -200,7 +200,7 @@ static inline be_json_status be_json_build_tape(const uint8_t *text, size_t coun
     at = be_json_skip_space(text, 0, count);
     goto value;
 
-key: /* at: past '{' or ',' and at most one space */
+key: /* at: past '{' or ',', maybe at whitespace (the fast paths skip at most one space) */
     if (at >= count || text[at] != '"') {
         at = be_json_skip_space(text, at, count);
         if (at >= count) BE_JSON_FAIL(at, "unexpected end in an object");
