@@ -66,15 +66,14 @@ final class TransportTests {
     /// hyphens, each starting with a letter or digit, between single dots; ':', '/', '?' or '#' ends the host):
     /// every byte value at the edges of the blocks of hosts of several lengths, alone or right after a dot.
     @Test func theHostBlocksAgreeWithTheByteRules() {
-        func isAlphanumeric(_ byte: UInt8) -> Bool { ASCII.isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) }
         func expected(_ host: [UInt8]) -> Bool {
             let end = host.firstIndex { [UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains($0) } ?? host.count
             // A ':' starts a port, and no port here is all digits before the path.
             if end < host.count, host[end] == UInt8(ascii: ":") { return false }
             let labels = host[..<end].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
             return end > 0 && labels.allSatisfy { label in
-                guard let first = label.first, isAlphanumeric(first) else { return false }
-                return label.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+                guard let first = label.first, ASCII.isAlphanumeric(first) else { return false }
+                return label.allSatisfy { ASCII.isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
             }
         }
         for length in [1, 2, 14, 15, 16, 17, 18, 31, 32, 33, 40] {
@@ -118,8 +117,11 @@ final class TransportTests {
     /// Copies of one request are identical without a look at their bytes; any change to a copy makes it another
     /// request, and a request made again with the same bytes is still identical (by its bytes).
     @Test func requestIdentityFollowsItsBytes() {
-        let made = HTTPRequest(method: .post, url: "https://h.example/v1/offers?k=1", headers: [("Accept", "application/json")],
-                               body: Array("{}".utf8), timeoutMilliseconds: 1000)
+        func make() -> HTTPRequest {
+            HTTPRequest(method: .post, url: "https://h.example/v1/offers?k=1", headers: [("Accept", "application/json")],
+                        body: Array("{}".utf8), timeoutMilliseconds: 1000)
+        }
+        let made = make()
         var copy = made
         #expect(copy.isByteIdentical(to: made))
         copy.headers.append(("X-Extra", "1"))
@@ -133,9 +135,7 @@ final class TransportTests {
             change(&changed)
             #expect(!changed.isByteIdentical(to: made))
         }
-        let again = HTTPRequest(method: .post, url: "https://h.example/v1/offers?k=1", headers: [("Accept", "application/json")],
-                                body: Array("{}".utf8), timeoutMilliseconds: 1000)
-        #expect(again.isByteIdentical(to: made))
+        #expect(make().isByteIdentical(to: made))
     }
 
     @Test func reusesOneConnectionForSequentialRequests() throws {
