@@ -16,8 +16,7 @@ import Musl
 /// for and NUL-terminated after its closing brace (offers never contain one another, so no NUL falls inside
 /// another offer). Other containers' texts (a compact object) are copied one at a time when asked for, into a few
 /// large blocks, through a slot per tape position.
-// Safe: fields change only under `mutex`; `published` is set once (release) and read (acquire); text bytes are
-// written once, under `mutex`, before their address is handed out, and never again.
+// Safe: all writes are under `mutex`, each text's bytes once before it is handed out; `published` is release/acquire.
 public final class AnswerTexts: @unchecked Sendable {
     public let tape: JSONTape
     private let mutex = PthreadMutex()
