@@ -8,7 +8,10 @@ let leanLibrary: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implici
 let package = Package(
     name: "BlinkEngage",
     products: [
-        .library(name: "blinkengage", type: .dynamic, targets: ["BlinkEngage"]),
+        // The C library for C hosts (libblinkengage.so): the ABI over the engine, and nothing of the Swift surface.
+        .library(name: "blinkengage", type: .dynamic, targets: ["BlinkEngageABI"]),
+        // `import BlinkEngage` for Swift hosts: the product's own Swift names over the same engine.
+        .library(name: "BlinkEngage", targets: ["BlinkEngage"]),
     ],
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -19,7 +22,8 @@ let package = Package(
         .systemLibrary(name: "CJSONScan", path: "Sources/CJSONScan"),
         .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSQLite", "CSystemShims", "CEventShims", "CJSONScan"],
                 swiftSettings: leanLibrary),
-        .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore", "CBlinkEngage"], swiftSettings: leanLibrary),
+        .target(name: "BlinkEngageABI", dependencies: ["BlinkEngageCore", "CBlinkEngage"], swiftSettings: leanLibrary),
+        .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),

@@ -1,0 +1,109 @@
+internal import BlinkEngageCore
+
+/// Everything an SDK starts from: the API key, the services' URLs, storage, threads, limits, the network and
+/// the log. A value: ``BlinkEngageSDK`` copies it at start, so changing it afterwards changes nothing there.
+///
+/// Values are checked when the SDK starts; an invalid one makes the start throw
+/// ``BlinkEngageError/invalidArgument(_:)`` naming it.
+public struct BlinkEngageConfiguration: Sendable {
+    /// Where completion handlers run.
+    public enum CallbackMode: Sendable, Equatable {
+        /// On the SDK's own callback thread, `be-callbacks` (the default).
+        case sdkThread
+        /// On whichever thread calls ``BlinkEngageSDK/dispatch(maximum:)``: a game's frame loop, a UI thread.
+        case dispatch
+    }
+
+    /// Levels of the log handler's messages.
+    public enum LogLevel: Int, Sendable, Comparable {
+        case debug = 0, info, warning, error
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The API key every request carries.
+    public var apiKey: String
+    /// The Moments API's base URL; the production service by default.
+    public var momentsURL: String?
+    /// The Engage backend's base URL (registration, the offer feed, feed events); the feed is off while nil.
+    public var engageURL: String?
+    /// The zone ad URL template, with `{zone}` where the zone id goes; zone ads are off while nil.
+    public var zoneAdURLTemplate: String?
+    /// The directory under which the SDK keeps its journal, database and image cache (one folder per API key);
+    /// nil: the platform's default location, or memory only when there is none.
+    public var storageDirectory: String?
+    /// The `User-Agent` of every request; nil: `blinkengage/<version> (<os>; <arch>)`. One line.
+    public var userAgent: String?
+    /// Each request's timeout, at least 1 ms.
+    public var timeoutMilliseconds: UInt32 = 15_000
+    /// Development mode: Moments answers test offers and records no activity.
+    public var isDevelopment = false
+    /// Where completion handlers run.
+    public var callbackMode = CallbackMode.sdkThread
+    /// With ``CallbackMode/dispatch``: Moments fetches do their network I/O inside
+    /// ``BlinkEngageSDK/dispatch(maximum:)`` too, with no thread hop. Ignored with a host transport.
+    public var fetchIOOnDispatch = false
+    /// At most this many beacons and events wait for delivery, each at most this many seconds.
+    public var outboxMaximumItems: UInt32 = 10_000
+    public var outboxMaximumAgeSeconds: UInt32 = 86_400
+    /// How old a stored feed may be to answer a load that failed for a network reason; 0: no feed cache.
+    public var feedCacheMaxAgeSeconds: UInt32 = 0
+    /// How long a prefetched Moments answer waits for its fetch, at least 1 s.
+    public var prefetchTTLSeconds: UInt32 = 1800
+    /// The image caches' limits in bytes; 0 turns one off.
+    public var imageMemoryCacheBytes = 16 * 1024 * 1024
+    public var imageDiskCacheBytes = 64 * 1024 * 1024
+    /// An `http://`, `https://` or `socks5h://` proxy for every request of the built-in transport.
+    public var proxyURL: String?
+    /// A PEM file of CA certificates trusted instead of the system's, by the built-in transport.
+    public var caFile: String?
+    /// Pinned public keys of the services: `sha256//BASE64` hashes separated by `;`.
+    public var pinnedPublicKeys: String?
+    /// The host's own HTTP stack instead of the built-in one.
+    public var httpTransport: (any BlinkEngageHTTPTransport)?
+    /// Receives the SDK's log at `logMinimumLevel` and above, synchronously on whichever thread logs, possibly
+    /// from several at once; it must not call the SDK.
+    public var logHandler: (@Sendable (LogLevel, String) -> Void)?
+    public var logMinimumLevel = LogLevel.info
+
+    public init(apiKey: String) { self.apiKey = apiKey }
+
+    /// The engine's configuration, checked value by value.
+    func engineConfiguration() throws(EngineFailure) -> SDKConfiguration {
+        var configuration = SDKConfiguration(apiKey: apiKey)
+        if let momentsURL { try configuration.setMomentsURL(momentsURL) }
+        if let engageURL { try configuration.setEngageURL(engageURL) }
+        if let zoneAdURLTemplate { try configuration.setZoneAdURLTemplate(zoneAdURLTemplate) }
+        if let storageDirectory {
+            guard !storageDirectory.isEmpty else { throw .invalidArgument("storageDirectory is empty") }
+            configuration.storageRoot = storageDirectory
+        }
+        if let userAgent {
+            guard !userAgent.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+                throw .invalidArgument("userAgent must be one line")
+            }
+            configuration.userAgent = userAgent.isEmpty ? nil : userAgent
+        }
+        try configuration.setTimeout(milliseconds: timeoutMilliseconds)
+        configuration.development = isDevelopment
+        configuration.callbackMode = callbackMode == .dispatch ? .dispatch : .sdkThread
+        configuration.fetchIO = fetchIOOnDispatch ? .dispatch : .sdkThread
+        try configuration.setOutboxLimits(maximumItems: outboxMaximumItems, maximumAgeSeconds: outboxMaximumAgeSeconds)
+        configuration.feedCacheMaxAgeSeconds = feedCacheMaxAgeSeconds
+        guard prefetchTTLSeconds > 0 else { throw .invalidArgument("the prefetch TTL must be at least 1 s") }
+        configuration.prefetchTTLSeconds = prefetchTTLSeconds
+        guard imageMemoryCacheBytes >= 0, imageDiskCacheBytes >= 0 else { throw .invalidArgument("image cache limits must not be negative") }
+        configuration.imageMemoryCacheBytes = imageMemoryCacheBytes
+        configuration.imageDiskCacheBytes = imageDiskCacheBytes
+        try configuration.setProxy(proxyURL)
+        try configuration.setCAFile(caFile)
+        try configuration.setPinnedPublicKey(pinnedPublicKeys)
+        if let httpTransport {
+            configuration.hostHTTPSend = { exchange in httpTransport.send(BlinkEngageHTTPRequest(exchange)) }
+        }
+        if let logHandler {
+            configuration.logMinimumLevel = BlinkEngageCore.LogLevel(rawValue: logMinimumLevel.rawValue) ?? .info
+            configuration.logHandler = { level, message in logHandler(LogLevel(rawValue: level.rawValue) ?? .error, message) }
+        }
+        return configuration
+    }
+}
