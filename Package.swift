@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),
+        .testTarget(name: "BlinkEngageTests", dependencies: ["BlinkEngage", "TestSupport"]),
         .testTarget(name: "CHostTests", dependencies: ["TestSupport"], exclude: ["c"]),
     ]
 )
