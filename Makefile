@@ -39,6 +39,7 @@ test: build cli docs wheel
 	scripts/python-test.sh build/wheel/*.whl
 	$(SWIFT) build --build-tests
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
+	scripts/swift-example.sh
 	scripts/fuzz.sh run 3
 	scripts/check-sanitizer.sh thread
 	scripts/check-sanitizer.sh address
@@ -58,11 +59,11 @@ check-asan: deps
 # functions are folded (--icf=safe: never one whose address is taken), mostly the standard library's generic
 # specializations: about 78 KB of the stripped library.
 dist: deps
-	$(SWIFT) build -c release --product blinkengage -Xswiftc -static-stdlib \
+	BLINKENGAGE_LEAN_LIBRARY=1 $(SWIFT) build -c release --product blinkengage -Xswiftc -static-stdlib \
 	  -Xlinker --version-script=$(CURDIR)/packaging/blinkengage.map -Xlinker -soname=libblinkengage.so.1 \
 	  -Xlinker --icf=safe
 	rm -rf "$(DIST)" && mkdir -p "$(DIST)/lib"
-	cp "$$($(SWIFT) build -c release --show-bin-path)/libblinkengage.so" "$(DIST)/lib/libblinkengage.so.1"
+	cp "$$(BLINKENGAGE_LEAN_LIBRARY=1 $(SWIFT) build -c release --show-bin-path)/libblinkengage.so" "$(DIST)/lib/libblinkengage.so.1"
 	scripts/install.sh "$(DIST)" "$(DIST)" "$(VERSION)"
 	@echo "dist: $$(du -h "$(DIST)/lib/libblinkengage.so.1" | cut -f1) unstripped"
 

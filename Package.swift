@@ -3,7 +3,10 @@ import PackageDescription
 
 // The library carries only the Swift standard library: not FoundationEssentials, not Dispatch, and not the
 // string-processing module Swift imports implicitly (regex support the engine does not use, about 1 MB).
-let leanLibrary: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
+// `make dist` asks for it with BLINKENGAGE_LEAN_LIBRARY=1: the flag is an unsafe one, which a package that
+// depends on this one by version would refuse, so other builds go without it.
+let leanLibrary: [SwiftSetting] = Context.environment["BLINKENGAGE_LEAN_LIBRARY"] == "1"
+    ? [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])] : []
 
 let package = Package(
     name: "BlinkEngage",
