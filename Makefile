@@ -82,11 +82,13 @@ install:
 	@[ -f "$(DIST)/bin/blinkengage" ] || $(MAKE) cli
 	scripts/install.sh "$(DIST)" "$(PREFIX)" "$(VERSION)"
 
-# The API reference; undocumented public functions and other warnings fail it.
+# The API references: C from the header (build/docs/html), Swift from the module BlinkEngage with its DocC catalog
+# (build/docs/swift); an undocumented public function or symbol, and any other warning, fails it.
 docs: deps
 	@mkdir -p build/docs
 	doxygen docs/Doxyfile
 	@echo "docs: build/docs/html/index.html"
+	scripts/swift-docs.sh
 
 # Side-by-side benchmarks (bench/), reported as ratios.
 bench: deps

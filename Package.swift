@@ -27,6 +27,8 @@ let package = Package(
                 swiftSettings: leanLibrary),
         .target(name: "BlinkEngageABI", dependencies: ["BlinkEngageCore", "CBlinkEngage"], swiftSettings: leanLibrary),
         .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore"]),
+        // make bench's Swift side of "Swift surface against the C API" (scripts/bench.sh).
+        .executableTarget(name: "SwiftSurfaceBench", dependencies: ["BlinkEngage"], path: "bench/SwiftSurfaceBench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),

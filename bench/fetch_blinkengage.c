@@ -1,10 +1,12 @@
 /* BlinkEngage through its C API, from a C host in dispatch mode (callbacks on this thread): fetch, then read
  * every field of every offer the API exposes; nested containers (beacons, creatives, tags) through
  * be_offer_json, as a host wanting them would. With "dispatch-io" the fetches' I/O runs in be_sdk_dispatch
- * too (BE_FETCH_IO_ON_DISPATCH); without it, on the SDK's transport thread.
- *   fetch_blinkengage MOMENTS_URL CALLS [dispatch-io] */
+ * too (BE_FETCH_IO_ON_DISPATCH); without it, on the SDK's transport thread. With "sdk-callbacks" the callbacks
+ * run on the SDK's callback thread and this one waits on a condition variable (what an `await` does).
+ *   fetch_blinkengage MOMENTS_URL CALLS [dispatch-io | sdk-callbacks] */
 #define _POSIX_C_SOURCE 200809L
 #include <poll.h>
+#include <pthread.h>
 #include <string.h>
 #include "blinkengage.h"
 #include "fetch_common.h"
@@ -15,14 +17,19 @@ static const char *const scalar_keys[] = {
     "offer_description", "offerwall_url", "qr_code_img",
 };
 
-typedef struct { int done; long offers; unsigned long long sum; } result;
+typedef struct {
+    int done;
+    long offers;
+    unsigned long long sum;
+    pthread_mutex_t lock; /* sdk-callbacks only */
+    pthread_cond_t finished;
+} result;
 
 static size_t length(const char *text) { return text ? strlen(text) : 0; }
 
 static void on_offers(be_moments_response *response, const be_error *error, void *user_data) {
     result *r = user_data;
     size_t i, k;
-    r->done = 1;
     if (error || !response) { fprintf(stderr, "fetch: %s\n", error ? error->message : "?"); exit(1); }
     r->offers = (long)be_moments_response_offer_count(response);
     for (i = 0; i < (size_t)r->offers; i++) {
@@ -33,6 +40,10 @@ static void on_offers(be_moments_response *response, const be_error *error, void
         for (k = 0; k < sizeof scalar_keys / sizeof *scalar_keys; k++) r->sum += length(be_offer_field(offer, scalar_keys[k]));
         r->sum += length(be_offer_json(offer));
     }
+    pthread_mutex_lock(&r->lock);
+    r->done = 1;
+    pthread_cond_signal(&r->finished);
+    pthread_mutex_unlock(&r->lock);
 }
 
 int main(int argc, char **argv) {
@@ -42,14 +53,16 @@ int main(int argc, char **argv) {
     char storage[] = "/tmp/be-fetch-bench-XXXXXX";
     size_t calls, i;
     uint64_t *costs;
-    result r = {0, 0, 0};
+    result r = {0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    int on_sdk_thread;
     if (argc < 3 || !mkdtemp(storage)) return 2;
     calls = (size_t)atol(argv[2]);
     costs = calloc(calls, sizeof *costs);
     config = be_config_new("bench-key");
     be_config_set_moments_url(config, argv[1]);
     be_config_set_storage_dir(config, storage);
-    be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH);
+    on_sdk_thread = argc > 3 && strcmp(argv[3], "sdk-callbacks") == 0;
+    be_config_set_callback_mode(config, on_sdk_thread ? BE_CALLBACKS_ON_SDK_THREAD : BE_CALLBACKS_ON_DISPATCH);
     if (argc > 3 && strcmp(argv[3], "dispatch-io") == 0) be_config_set_fetch_io(config, BE_FETCH_IO_ON_DISPATCH);
     if (be_sdk_start(config, &sdk) != BE_OK) return 1;
     request = be_moments_request_new();
@@ -59,6 +72,11 @@ int main(int argc, char **argv) {
         struct pollfd ready = {be_sdk_dispatch_fd(sdk), POLLIN, 0};
         r.done = 0;
         if (be_sdk_fetch_moments_offers(sdk, request, on_offers, &r) != BE_OK) return 1;
+        if (on_sdk_thread) {
+            pthread_mutex_lock(&r.lock);
+            while (!r.done) pthread_cond_wait(&r.finished, &r.lock);
+            pthread_mutex_unlock(&r.lock);
+        }
         while (!r.done) {
             poll(&ready, 1, 1000);
             be_sdk_dispatch(sdk, 0);

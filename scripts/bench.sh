@@ -8,7 +8,8 @@
 #   tracking_bench  one durable report on the caller's thread and events per second report-to-accepted, beside a
 #                   naive tracker (one blocking libcurl POST per event)
 # Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 8000) and
-# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 40) how many turns the fetch contenders take.
+# BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 40) how many turns the fetch contenders take;
+# BENCH_ONLY=swift runs only the Swift surface against the C API, and prints it.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -60,6 +61,11 @@ cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/fetch_blinkengage.c -o "$work/fetc
 cc -std=c99 -O2 -Wall -Wextra bench/fetch_jansson.c -o "$work/fetch_jansson" -lcurl -ljansson
 c++ -std=c++17 -O2 -Wall -Wextra bench/fetch_simdjson.cpp -o "$work/fetch_simdjson" -lcurl -lsimdjson
 swiftc -O bench/FetchURLSession.swift -o "$work/fetch_urlsession" 2>&1 | grep -v warning || true
+cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/report_blinkengage.c -o "$work/report_blinkengage" \
+  -Ldist/lib -l:libblinkengage.so.1 -lpthread -Wl,-rpath,"$top/dist/lib"
+# The Swift surface in release, as a Swift app would build it (its own scratch path: the flags differ from dist's).
+BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --product SwiftSurfaceBench >/dev/null
+swift_bench="$(BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --show-bin-path)/SwiftSurfaceBench"
 
 contenders="simdjson jansson urlsession blinkengage blinkengage_dispatch_io"
 label() { case $1 in simdjson) echo "libcurl + simdjson (the floor)";; jansson) echo "C: libcurl + jansson";;
@@ -112,6 +118,10 @@ print(f"| {label} | {statistics.median(float(r[2]) for r in mine):.1f} µs | {st
       f"| {statistics.median(ratios):.2f}x ({ratios[0]:.2f}–{ratios[-1]:.2f}) | {instructions} |")
 PY
 }
+# BENCH_ONLY=swift runs the Swift surface's table alone (printed, BENCHMARKS.md untouched).
+only=${BENCH_ONLY:-}
+fetch_sizes="3 50"
+[ -z "$only" ] || fetch_sizes=""
 report=$(mktemp)
 {
   echo "## Fetch + decode: $(nproc) cores, $(date -u +%Y-%m-%d), nginx on loopback"
@@ -121,7 +131,7 @@ report=$(mktemp)
   echo "nginx runs on core $server_core; each placement pins the clients (see scripts/bench.sh). Instructions per fetch"
   echo "are callgrind's (12 calls − 2 calls) / 10, the same for every placement."
   echo
-  for offers in 3 50; do
+  for offers in $fetch_sizes; do
     declare -A counted=()
     for contender in $contenders; do counted[$contender]=$(instructions "$contender" "$offers"); done
     for placement in $placements; do
@@ -145,10 +155,54 @@ report=$(mktemp)
       echo
     done
   done
+  echo "## The Swift surface against the C API: $(nproc) cores, $(date -u +%Y-%m-%d)"
+  echo
+  echo "$rounds rounds; in each the two contenders run back to back, client on core $client_core, nginx on core $server_core."
+  echo "The ratio is Swift / C within each round: its median (and range). Fetch: $per_round fetches of the 3-offer answer,"
+  echo "every field the C contender reads read as a Swift String. Report: $per_round did_tap reports, each timed."
+  echo
+  echo "| what | C API | Swift surface | ratio (range) | instructions per call, C / Swift |"
+  echo "|---|---|---|---|---|"
+  # One row: $1 the label; $2 and $3 the C and Swift commands with CALLS where the call count goes. Instructions
+  # are callgrind's (12 calls - 2 calls) / 10 for each.
+  swift_pair() {
+    local results; results=$(mktemp)
+    for _ in $(seq "$rounds"); do
+      read -r c_median _ < <(taskset -c "$client_core" ${2//CALLS/$per_round})
+      read -r s_median _ < <(taskset -c "$client_core" ${3//CALLS/$per_round})
+      echo "$c_median $s_median" >> "$results"
+    done
+    local counts=()
+    for command in "$2" "$3"; do
+      for n in 2 12; do
+        counts+=("$( (timeout 300 valgrind --tool=callgrind --callgrind-out-file=/dev/null ${command//CALLS/$n} 2>&1 >/dev/null \
+          || true) | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')")
+      done
+    done
+    python3 - "$results" "$1" "${counts[@]}" <<'PY'
+import statistics, sys
+path, label, *counts = sys.argv[1:]
+rows = [tuple(map(float, line.split()[:2])) for line in open(path)]
+ratios = sorted(s / c for c, s in rows)
+# valgrind 3.19 dies on the Swift concurrency runtime (the await contender): no count then.
+def per_call(two, twelve): return f"{(int(twelve) - int(two)) // 10:,}" if two and twelve else "—"
+print(f"| {label} | {statistics.median(c for c, _ in rows):.1f} µs | {statistics.median(s for _, s in rows):.1f} µs "
+      f"| **{statistics.median(ratios):.2f}x** ({ratios[0]:.2f}–{ratios[-1]:.2f}) "
+      f"| {per_call(*counts[0:2])} / {per_call(*counts[2:4])} |")
+PY
+    rm -f "$results"
+  }
+  swift_pair "fetch + decode, handlers in dispatch" "$work/fetch_blinkengage $base/m3 CALLS" "$swift_bench fetch $base/m3 CALLS"
+  swift_pair "fetch + decode, handlers on the SDK's thread (C: a condition variable; Swift: await)" \
+    "$work/fetch_blinkengage $base/m3 CALLS sdk-callbacks" "$swift_bench fetch $base/m3 CALLS async"
+  swift_pair "one feed event report on the caller's thread" "$work/report_blinkengage $base CALLS" "$swift_bench report $base CALLS"
+  echo
   echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
-  "$work/tracking_bench" "$base" "${BENCH_EVENTS:-5000}"
+  [ -n "$only" ] || "$work/tracking_bench" "$base" "${BENCH_EVENTS:-5000}"
 } | tee "$report"
+# BENCH_ONLY=swift: the Swift surface's table alone, printed; BENCHMARKS.md stays as it is.
+[ -z "$only" ] || { rm -f "$report"; exit 0; }
 {
   echo "# Benchmarks"
   echo

@@ -16,7 +16,14 @@ public struct BlinkEngageConfiguration: Sendable {
 
     /// Levels of the log handler's messages.
     public enum LogLevel: Int, Sendable, Comparable {
-        case debug = 0, info, warning, error
+        /// Detail for finding a problem.
+        case debug = 0
+        /// What the SDK did: a fetch failed, a report was kept for later.
+        case info
+        /// Something the host should fix: a refused value, an unusable directory.
+        case warning
+        /// Something that should not happen.
+        case error
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
@@ -42,15 +49,17 @@ public struct BlinkEngageConfiguration: Sendable {
     /// With ``CallbackMode/dispatch``: Moments fetches do their network I/O inside
     /// ``BlinkEngageSDK/dispatch(maximum:)`` too, with no thread hop. Ignored with a host transport.
     public var fetchIOOnDispatch = false
-    /// At most this many beacons and events wait for delivery, each at most this many seconds.
+    /// At most this many beacons and events wait for delivery; the oldest make room.
     public var outboxMaximumItems: UInt32 = 10_000
+    /// How long, in seconds, a beacon or event may wait for delivery before it is dropped.
     public var outboxMaximumAgeSeconds: UInt32 = 86_400
     /// How old a stored feed may be to answer a load that failed for a network reason; 0: no feed cache.
     public var feedCacheMaxAgeSeconds: UInt32 = 0
     /// How long a prefetched Moments answer waits for its fetch, at least 1 s.
     public var prefetchTTLSeconds: UInt32 = 1800
-    /// The image caches' limits in bytes; 0 turns one off.
+    /// The memory cache of images, in bytes; 0 turns it off.
     public var imageMemoryCacheBytes = 16 * 1024 * 1024
+    /// The disk cache of images, in the storage directory; 0 turns it off.
     public var imageDiskCacheBytes = 64 * 1024 * 1024
     /// An `http://`, `https://` or `socks5h://` proxy for every request of the built-in transport.
     public var proxyURL: String?
@@ -63,8 +72,10 @@ public struct BlinkEngageConfiguration: Sendable {
     /// Receives the SDK's log at `logMinimumLevel` and above, synchronously on whichever thread logs, possibly
     /// from several at once; it must not call the SDK.
     public var logHandler: (@Sendable (LogLevel, String) -> Void)?
+    /// The lowest level the log handler receives.
     public var logMinimumLevel = LogLevel.info
 
+    /// A configuration with `apiKey` and every other value at its default.
     public init(apiKey: String) { self.apiKey = apiKey }
 
     /// The engine's configuration, checked value by value.

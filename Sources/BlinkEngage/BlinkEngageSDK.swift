@@ -6,9 +6,10 @@ internal import BlinkEngageCore
 /// Use ``shared`` when the app wants one SDK, or make instances with ``init(configuration:)`` when a host needs
 /// several (one per API key or storage directory). Every method may be called from any thread or task.
 ///
-/// Completion handlers and the continuations of `async` calls are resumed on the SDK's callback thread
-/// (`be-callbacks`) by default, or, with ``BlinkEngageConfiguration/CallbackMode/dispatch``, inside ``dispatch(maximum:)``
-/// on the thread that calls it. Handlers run one at a time, never inside the call that registered them.
+/// Completion handlers run on the SDK's callback thread (`be-callbacks`) by default, or, with
+/// ``BlinkEngageConfiguration/CallbackMode/dispatch``, inside ``dispatch(maximum:)`` on the thread that calls it:
+/// one at a time, never inside the call that registered them. An `async` call needs neither: the SDK thread that
+/// finishes it resumes the waiting task, which goes on on its own executor (no hop through the callback thread).
 public final class BlinkEngageSDK: Sendable {
     /// The instance for apps that want one: ``start(_:)`` it once, early.
     public static let shared = BlinkEngageSDK()

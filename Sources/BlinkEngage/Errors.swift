@@ -50,6 +50,7 @@ public struct BlinkEngageOfferFeedError: Error, Equatable, Sendable {
     /// The error domain, as NSError-based callers see it.
     public static let domain = "BlinkEngageOfferFeed"
 
+    /// The codes of the `BlinkEngageOfferFeed` domain.
     public enum Code: Int, Sendable {
         /// No registered user and no registration in progress: set the user's identity first.
         case noUser = 1
@@ -57,11 +58,14 @@ public struct BlinkEngageOfferFeedError: Error, Equatable, Sendable {
         case unavailable = 2
     }
 
+    /// Why the feed could not be loaded.
     public let code: Code
+    /// What went wrong, for a log.
     public let message: String
     /// The HTTP status behind the error, 0 when there was none.
     public let httpStatus: Int
 
+    /// An error with `code`, `message` and the HTTP status behind it.
     public init(code: Code, message: String, httpStatus: Int = 0) {
         self.code = code
         self.message = message
@@ -101,8 +105,11 @@ public enum BlinkEngageMomentsError: Error, Equatable, Sendable {
 /// Why a zone ad or an image could not be fetched: the domain (`BlinkEngageZoneAd`, `BlinkEngageImage`), the
 /// code of its table in the C header (`BE_ZONE_AD_ERROR_*`, `BE_IMAGE_ERROR_*`) and a message.
 public struct BlinkEngageServiceError: Error, Equatable, Sendable {
+    /// The error domain: `BlinkEngageZoneAd` or `BlinkEngageImage`.
     public let domain: String
+    /// The code within the domain.
     public let code: Int
+    /// What went wrong, for a log.
     public let message: String
     /// The HTTP status behind the error, 0 when there was none.
     public let httpStatus: Int

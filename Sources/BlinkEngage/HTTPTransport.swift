@@ -6,6 +6,7 @@ internal import BlinkEngageCore
 /// any thread, with ``BlinkEngageHTTPRequest/complete(status:headerLines:body:)`` or
 /// ``BlinkEngageHTTPRequest/fail(_:)``. A request not answered within its timeout fails by itself.
 public protocol BlinkEngageHTTPTransport: Sendable {
+    /// Starts `request` and returns at once; answer it later with `complete` or `fail`, from any thread.
     func send(_ request: BlinkEngageHTTPRequest)
 }
 
@@ -15,14 +16,19 @@ public struct BlinkEngageHTTPRequest: Sendable {
 
     init(_ exchange: HostHTTPExchange) { self.exchange = exchange }
 
+    /// The method: `GET` or `POST`.
     public var method: String { exchange.method.string }
+    /// The absolute http(s) URL.
     public var url: String { exchange.url.string }
+    /// The request headers, in order.
     public var headers: [(name: String, value: String)] {
         zip(exchange.headerNames, exchange.headerValues).map { ($0.string, $1.string) }
     }
+    /// The request body; empty for a GET.
     public var body: [UInt8] {
         exchange.body.map { Array(UnsafeRawBufferPointer(start: $0.pointer, count: $0.count)) } ?? []
     }
+    /// How long the SDK waits for the answer before the request fails by itself.
     public var timeoutMilliseconds: UInt32 { exchange.timeoutMilliseconds }
 
     /// Answers the request: the status (100...599), the response's header lines ("Name: value") and its body,

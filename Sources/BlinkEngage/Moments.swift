@@ -7,11 +7,16 @@ public struct BlinkEngageMomentsResponse: Sendable, RandomAccessCollection {
 
     init(_ core: MomentsResponse) { self.core = core }
 
+    /// The index of the first offer: 0.
     public var startIndex: Int { 0 }
+    /// The number of offers.
     public var endIndex: Int { core.offers.count }
+    /// The offer at `position`.
     public subscript(position: Int) -> BlinkEngageOffer { BlinkEngageOffer(core.offers[position]) }
 
+    /// The offers, in the answer's order (the collection itself reads them too).
     public var offers: [BlinkEngageOffer] { core.offers.map(BlinkEngageOffer.init) }
+    /// The answer's styles, for drawing the unit.
     public var styles: BlinkEngageStyles { BlinkEngageStyles(core.styles) }
     /// The privacy policy to link from the unit; only an absolute http(s) URL.
     public var privacyURL: String? { core.privacyURL }
@@ -56,7 +61,7 @@ extension BlinkEngageSDK {
                                               payload: payload, campaignId: campaignId)
         return try await awaitCompletion { (resume: @escaping @Sendable (Result<BlinkEngageMomentsResponse, any Error>) -> Void) throws(BlinkEngageError) in
             try call { (engine: SDK) throws(EngineFailure) in
-                try engine.fetchMomentsOffers(request) { result in
+                try engine.fetchMomentsOffers(request, delivery: .immediate) { result in
                     resume(result.map(BlinkEngageMomentsResponse.init).mapError(\.momentsError))
                 }
             }

@@ -6,7 +6,9 @@ public struct BlinkEngageOfferFeed: Sendable, Identifiable, Equatable {
 
     init(_ core: OfferFeed) { self.core = core }
 
+    /// The feed's id, new at each load.
     public var id: String { core.id }
+    /// The groups, in the feed's order.
     public var groups: [BlinkEngageOfferGroup] { core.groups.map(BlinkEngageOfferGroup.init) }
     /// Whether this feed came from the feed cache after a load failed for a network reason.
     public var isCached: Bool { core.cacheAgeSeconds != nil }
@@ -20,8 +22,11 @@ public struct BlinkEngageOfferGroup: Sendable, Identifiable, Equatable {
 
     init(_ core: OfferGroup) { self.core = core }
 
+    /// The group's id.
     public var id: String { core.id }
+    /// The group's title.
     public var title: String? { core.title }
+    /// The group's offers, in order.
     public var offers: [BlinkEngageOffer] { core.offers.map(BlinkEngageOffer.init) }
     /// The group's index in its feed.
     public var position: Int { core.placement.groupPosition }
@@ -32,6 +37,7 @@ public struct BlinkEngageOfferGroup: Sendable, Identifiable, Equatable {
 /// What the user did with the feed, reported with ``BlinkEngageSDK/reportOfferFeedEvent(_:)``. The event copies
 /// the ids and positions it needs when it is made.
 public struct BlinkEngageOfferFeedEvent: Sendable, Equatable {
+    /// What happened.
     public enum EventType: Int, Sendable {
         /// An offer came on screen (its impression beacons fire).
         case didAppear = 0
@@ -56,12 +62,17 @@ public struct BlinkEngageOfferFeedEvent: Sendable, Equatable {
         core = event
     }
 
+    /// What happened.
     public var type: EventType { EventType(rawValue: core.kind.rawValue)! }
     /// The feed, group and, for an offer, its index, as the SDK records them.
     public var feedID: String { core.placement.feedID }
+    /// The group the event is about, or the offer's group.
     public var groupID: String { core.placement.groupID }
+    /// The group's index in its feed.
     public var groupPosition: Int { core.placement.groupPosition }
+    /// The offer's index in its group; nil for a group event.
     public var offerPosition: Int? { core.placement.offerPosition }
+    /// The offer's id; nil for a group event.
     public var offerID: String? { core.offerID }
 }
 
@@ -101,7 +112,9 @@ extension BlinkEngageSDK {
     public func loadOfferFeed() async throws -> BlinkEngageOfferFeed {
         try await awaitCompletion { (resume: @escaping @Sendable (Result<BlinkEngageOfferFeed, any Error>) -> Void) throws(BlinkEngageError) in
             try call { (engine: SDK) throws(EngineFailure) in
-                try engine.loadOfferFeed { result in resume(result.map(BlinkEngageOfferFeed.init).mapError(\.feedError)) }
+                try engine.loadOfferFeed(delivery: .immediate) { result in
+                    resume(result.map(BlinkEngageOfferFeed.init).mapError(\.feedError))
+                }
             }
         }
     }

@@ -15,9 +15,13 @@ public struct BlinkEngageOfferScreen: Sendable {
 
     /// The offer to show now; nil once the screen finished.
     public var currentOffer: BlinkEngageOffer? { core.currentOffer.map(BlinkEngageOffer.init) }
+    /// Every offer of the screen, in order.
     public var offers: [BlinkEngageOffer] { core.offers.map(BlinkEngageOffer.init) }
+    /// The index of the current offer.
     public var index: Int { core.index }
+    /// Whether there is a next offer to show.
     public var hasNext: Bool { core.hasNext }
+    /// Whether there is a previous offer to show.
     public var hasPrevious: Bool { core.hasPrevious }
     /// Closed, or the last offer answered.
     public var isFinished: Bool { core.isFinished }
@@ -26,6 +30,7 @@ public struct BlinkEngageOfferScreen: Sendable {
 
     /// Shows the next offer (its impression beacons fire).
     public func showNext() throws(BlinkEngageError) { try step { () throws(EngineFailure) in try core.showNext() } }
+    /// Shows the previous offer.
     public func showPrevious() throws(BlinkEngageError) { try step { () throws(EngineFailure) in try core.showPrevious() } }
     /// The positive CTA: returns the answered offer (open its ``BlinkEngageOffer/clickURL``) and moves on; on
     /// the last offer the screen finishes.

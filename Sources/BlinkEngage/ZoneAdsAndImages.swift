@@ -6,10 +6,13 @@ public struct BlinkEngageZoneAd: Sendable, Equatable {
 
     init(_ core: ZoneAd) { self.core = core }
 
+    /// The zone the ad is for.
     public var zoneID: String { core.zoneID }
+    /// Whether the zone shows an ad now; when false, show nothing.
     public var isEnabled: Bool { core.isEnabled }
     /// Only absolute http(s) URLs.
     public var imageURL: String? { core.imageURL?.string }
+    /// Where a click leads.
     public var linkURL: String? { core.linkURL?.string }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.core === rhs.core }
@@ -22,11 +25,15 @@ public struct BlinkEngageImage: Sendable {
 
     init(_ core: Image) { self.core = core }
 
+    /// The URL the image was fetched from.
     public var url: String { core.url }
+    /// The `Content-Type` it was served with.
     public var contentType: String { core.contentType.string }
+    /// Whether the SDK's cache answered (memory, disk, or a 304 revalidation).
     public var isFromCache: Bool { core.isFromCache }
     /// The bytes, copied out.
     public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: core.bytes.pointer, count: core.bytes.count)) }
+    /// The number of bytes.
     public var count: Int { core.bytes.count }
     /// Lends the bytes without a copy for the duration of `body`.
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
@@ -40,15 +47,23 @@ extension BlinkEngageSDK {
     /// - Throws: ``BlinkEngageError/invalidArgument(_:)`` for an empty zone, ``BlinkEngageError/invalidState(_:)``
     ///   without a zone ad URL.
     public func fetchZoneAd(_ zoneID: String, completion: @escaping @Sendable (Result<BlinkEngageZoneAd, any Error>) -> Void) throws(BlinkEngageError) {
+        try fetchZoneAd(zoneID, delivery: .callbackQueue, completion: completion)
+    }
+
+    private func fetchZoneAd(
+        _ zoneID: String, delivery: SDK.Delivery, completion: @escaping @Sendable (Result<BlinkEngageZoneAd, any Error>) -> Void
+    ) throws(BlinkEngageError) {
         try call { (engine: SDK) throws(EngineFailure) in
-            try engine.fetchZoneAd(zoneID: zoneID) { result in completion(result.map(BlinkEngageZoneAd.init).mapError(\.serviceError)) }
+            try engine.fetchZoneAd(zoneID: zoneID, delivery: delivery) { result in
+                completion(result.map(BlinkEngageZoneAd.init).mapError(\.serviceError))
+            }
         }
     }
 
     /// Fetches the ad of one zone; errors are ``BlinkEngageServiceError`` in domain `BlinkEngageZoneAd`.
     public func fetchZoneAd(_ zoneID: String) async throws -> BlinkEngageZoneAd {
         try await awaitCompletion { (resume: @escaping @Sendable (Result<BlinkEngageZoneAd, any Error>) -> Void) throws(BlinkEngageError) in
-            try fetchZoneAd(zoneID, completion: resume)
+            try fetchZoneAd(zoneID, delivery: .immediate, completion: resume)
         }
     }
 
@@ -61,15 +76,21 @@ extension BlinkEngageSDK {
     /// share one request. `completion` runs exactly once, on the SDK's callback thread (or in
     /// ``dispatch(maximum:)``), also for an invalid URL (domain `BlinkEngageImage`, code 5).
     public func fetchImage(_ url: String, completion: @escaping @Sendable (Result<BlinkEngageImage, any Error>) -> Void) throws(BlinkEngageError) {
+        try fetchImage(url, delivery: .callbackQueue, completion: completion)
+    }
+
+    private func fetchImage(
+        _ url: String, delivery: SDK.Delivery, completion: @escaping @Sendable (Result<BlinkEngageImage, any Error>) -> Void
+    ) throws(BlinkEngageError) {
         try call { (engine: SDK) throws(EngineFailure) in
-            try engine.fetchImage(url: url) { result in completion(result.map(BlinkEngageImage.init).mapError(\.serviceError)) }
+            try engine.fetchImage(url: url, delivery: delivery) { result in completion(result.map(BlinkEngageImage.init).mapError(\.serviceError)) }
         }
     }
 
     /// Fetches an image; errors are ``BlinkEngageServiceError`` in domain `BlinkEngageImage`.
     public func fetchImage(_ url: String) async throws -> BlinkEngageImage {
         try await awaitCompletion { (resume: @escaping @Sendable (Result<BlinkEngageImage, any Error>) -> Void) throws(BlinkEngageError) in
-            try fetchImage(url, completion: resume)
+            try fetchImage(url, delivery: .immediate, completion: resume)
         }
     }
 }
