@@ -70,7 +70,7 @@ dist: deps
 # The blinkengage command, over the public API of the release library (found beside it, in ../lib).
 cli: dist
 	mkdir -p "$(DIST)/bin"
-	gcc $(CFLAGS_STRICT) -O2 -I include cli/blinkengage.c -o "$(DIST)/bin/blinkengage" \
+	gcc $(CFLAGS_STRICT) -O2 -I include cli/command_line.c -o "$(DIST)/bin/blinkengage" \
 	  -L "$(DIST)/lib" -lblinkengage -Wl,-rpath,'$$ORIGIN/../lib'
 	scripts/install.sh "$(DIST)" "$(DIST)" "$(VERSION)"
 

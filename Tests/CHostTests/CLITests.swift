@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The blinkengage command (cli/blinkengage.c) against its own sandbox: every subcommand as a table and as JSON,
+/// The blinkengage command (cli/command_line.c) against its own sandbox: every subcommand as a table and as JSON,
 /// its help, and its error paths with their exit status (0 success, 1 the service said no, 2 usage).
 final class CLITests: XCTestCase {
     /// The command, compiled once for all tests with the strict flags against the built library.
     private static let build: (binary: URL, result: CommandResult?) = {
         let binary = FileManager.default.temporaryDirectory.appendingPathComponent("be-cli-\(getpid())")
-        let result = try? CHostTests.compile(ProjectPaths.root.appendingPathComponent("cli/blinkengage.c"), to: binary)
+        let result = try? CHostTests.compile(ProjectPaths.root.appendingPathComponent("cli/command_line.c"), to: binary)
         return (binary, result)
     }()
     private static var binary: URL? { build.binary }
@@ -17,7 +17,7 @@ final class CLITests: XCTestCase {
 
     override func setUpWithError() throws {
         let built = try XCTUnwrap(Self.build.result, "gcc did not run")
-        XCTAssertEqual(built.status, 0, "compiling cli/blinkengage.c failed:\n\(built.output)")
+        XCTAssertEqual(built.status, 0, "compiling cli/command_line.c failed:\n\(built.output)")
         guard built.status == 0 else { return }
         sandbox = try SandboxProcess()
         storage = FileManager.default.temporaryDirectory.appendingPathComponent("be-cli-storage-\(UUID().uuidString)")
