@@ -29,6 +29,11 @@ func optionalHostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws
 
 /// Runs an engine call and turns its failure into a `be_status`, recording the thread's error message.
 func statusCall(_ body: () throws(EngineFailure) -> Void) -> be_status {
+    guard ForkGate.enter() else {
+        LastError.set(ForkGate.refusal.message)
+        return BE_ERR_INVALID_STATE
+    }
+    defer { ForkGate.leave() }
     do {
         try body()
         return BE_OK
@@ -40,6 +45,11 @@ func statusCall(_ body: () throws(EngineFailure) -> Void) -> be_status {
 
 /// Runs an engine call that returns a value; on failure records the message and returns nil.
 func valueCall<Value>(_ body: () throws(EngineFailure) -> Value?) -> Value? {
+    guard ForkGate.enter() else {
+        LastError.set(ForkGate.refusal.message)
+        return nil
+    }
+    defer { ForkGate.leave() }
     do {
         return try body()
     } catch {
@@ -119,9 +129,12 @@ func callBack<Object: AnyObject>(
     _ result: Result<Object, ServiceError>, _ userData: HostPointer,
     _ callback: (OpaquePointer?, UnsafePointer<be_error>?, UnsafeMutableRawPointer?) -> Void
 ) {
+    // The host's code runs without the fork gate: a fork from a callback, or a long callback, waits for nothing.
     switch result {
-    case .success(let object): withCError(nil) { callback(Handle.borrowed(object), $0, userData.raw) }
-    case .failure(let error): withCError(error) { callback(nil, $0, userData.raw) }
+    case .success(let object):
+        withCError(nil) { error in ForkGate.outside { callback(Handle.borrowed(object), error, userData.raw) } }
+    case .failure(let error):
+        withCError(error) { error in ForkGate.outside { callback(nil, error, userData.raw) } }
     }
 }
 

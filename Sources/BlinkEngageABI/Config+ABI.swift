@@ -118,7 +118,7 @@ public func be_config_set_log_handler(
         let userData = HostPointer(raw: user_data)
         configuration.logMinimumLevel = level
         configuration.logHandler = { level, message in
-            message.withCString { fn(be_log_level(rawValue: UInt32(level.rawValue)), $0, userData.raw) }
+            message.withCString { text in ForkGate.outside { fn(be_log_level(rawValue: UInt32(level.rawValue)), text, userData.raw) } }
         }
     }
 }
@@ -160,7 +160,9 @@ public func be_config_set_http_transport(_ config: OpaquePointer?, _ send: be_ht
         }
         let userData = HostPointer(raw: user_data)
         // The host holds the request's id, not its address (see HostHTTPExchange).
-        configuration.hostHTTPSend = { exchange in send(OpaquePointer(bitPattern: UInt(exchange.id)), userData.raw) }
+        configuration.hostHTTPSend = { exchange in
+            ForkGate.outside { send(OpaquePointer(bitPattern: UInt(exchange.id)), userData.raw) }
+        }
     }
 }
 

@@ -4,7 +4,8 @@ import BlinkEngageCore
 /// The live request a host's `be_http_request *` names (its id as a pointer); nil once answered.
 private func exchange(_ request: OpaquePointer?) -> HostHTTPExchange? {
     guard let request else { return nil }
-    return HostHTTPExchange.find(UInt64(UInt(bitPattern: request)))
+    // Inside the fork gate: the registry's lock must not be held by any thread at a fork.
+    return ForkGate.inside(orElse: { nil }) { HostHTTPExchange.find(UInt64(UInt(bitPattern: request))) }
 }
 
 @c @implementation

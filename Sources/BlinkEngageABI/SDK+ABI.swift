@@ -15,7 +15,7 @@ public func be_sdk_start(_ config: OpaquePointer?, _ out_sdk: UnsafeMutablePoint
 @c @implementation
 public func be_sdk_dispatch(_ sdk: OpaquePointer?, _ max_callbacks: Int32) -> Int32 {
     guard let sdk = Handle.object(sdk, as: SDK.self) else { return 0 }
-    return Int32(clamping: sdk.dispatch(maximum: Int(max_callbacks)))
+    return ForkGate.inside(orElse: { 0 }) { Int32(clamping: sdk.dispatch(maximum: Int(max_callbacks))) }
 }
 
 @c @implementation
@@ -27,7 +27,7 @@ public func be_sdk_dispatch_fd(_ sdk: OpaquePointer?) -> Int32 {
 public func be_sdk_shutdown(_ sdk: OpaquePointer?, _ timeout_ms: UInt32) {
     guard let engine = Handle.object(sdk, as: SDK.self) else { return }
     // From inside its own callback the SDK refuses (and logs); the host's reference then stays valid.
-    guard engine.shutdown(timeoutMilliseconds: timeout_ms) else { return }
+    guard ForkGate.inside(orElse: { false }, { engine.shutdown(timeoutMilliseconds: timeout_ms) }) else { return }
     Handle.release(sdk, as: SDK.self)
 }
 

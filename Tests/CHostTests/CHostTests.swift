@@ -86,5 +86,13 @@ final class CHostTests: XCTestCase {
         ])
     }
 
+    /// 100 forks of a process whose SDK works on four threads; each child starts its own SDK and fetches
+    /// (BE_FORKS=1000 for the long run).
+    func testForkedChildrenStartTheirOwnSDK() throws { try buildAndRun("test_fork", environment: ["BE_FORKS": "100"]) }
+
+    func testForkedChildrenStartTheirOwnSDKOverAHostTransport() throws {
+        try buildAndRun("test_fork", defines: Self.hostTransport, environment: ["BE_FORKS": "100"])
+    }
+
     func testHostTransportsThatMisbehave() throws { try buildAndRun("test_host_transport", defines: Self.hostTransport) }
 }

@@ -62,6 +62,9 @@ public final class SDK: Sendable {
 
     /// Starts an SDK from a copy of `configuration`.
     public init(configuration: SDKConfiguration) throws(EngineFailure) {
+        ForkGate.install()  // before the first thread: a fork from now on waits for them to reach a safe point
+        guard ForkGate.enter() else { throw ForkGate.refusal }
+        defer { ForkGate.leave() }
         self.configuration = configuration
         logger = Logger(handler: configuration.logHandler, minimumLevel: configuration.logMinimumLevel)
         if let root = configuration.storageRoot {
@@ -171,6 +174,8 @@ public final class SDK: Sendable {
     /// shutdown waits for it to leave.
     func hostCall<Result>(_ body: () throws(EngineFailure) -> Result) throws(EngineFailure) -> Result {
         guard !isForkedChild else { throw .invalidState("the SDK cannot be used in a forked child process") }
+        guard ForkGate.enter() else { throw ForkGate.refusal }
+        defer { ForkGate.leave() }
         let admitted = lifecycle.withLock { state -> Bool in
             guard state.phase == .running else { return false }
             state.activeCalls += 1

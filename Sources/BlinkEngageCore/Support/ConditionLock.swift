@@ -51,12 +51,20 @@ public final class ConditionLock<State> {
             pthread_mutex_unlock(mutex)
         }
         while !ready(state) {
+            if let deadline, MonotonicClock.now() >= deadline { return nil }
+            // Without the fork gate while waiting, and it is taken back with the mutex let go, so that a thread
+            // waiting at the gate never holds a lock (ForkGate).
+            let depth = ForkGate.suspend()
             if let deadline {
-                if MonotonicClock.now() >= deadline { return nil }
                 var until = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
                 pthread_cond_timedwait(condition, mutex, &until)
             } else {
                 pthread_cond_wait(condition, mutex)
+            }
+            if depth > 0 {
+                pthread_mutex_unlock(mutex)
+                ForkGate.resume(depth)
+                pthread_mutex_lock(mutex)
             }
         }
         return try body(&state)

@@ -31,7 +31,11 @@ final class NativeThread: Sendable {
         let result = pthread_create(&thread, nil, { argument in
             let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
             _ = be_set_thread_name(String(body.name.utf8.prefix(15)) ?? "be-thread")
+            // The thread holds the fork gate while it runs, except where it blocks (ConditionLock, WakeSignal,
+            // the transports' polls): a fork waits for it to get there.
+            _ = ForkGate.enter()
             body.run()
+            ForkGate.leave()
             return nil
         }, body)
         guard result == 0 else {
@@ -51,7 +55,7 @@ final class NativeThread: Sendable {
             return !joined
         }
         guard first, !isCurrent else { return }
-        pthread_join(thread, nil)
+        ForkGate.outside { _ = pthread_join(thread, nil) }
     }
 
     deinit { precondition(joined.withLock { $0 }, "a NativeThread must be joined before it is released") }

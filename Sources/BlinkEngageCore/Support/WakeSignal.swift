@@ -52,7 +52,7 @@ final class WakeSignal: Sendable {
                 timeout = MonotonicClock.pollMilliseconds(until: deadline)
                 guard timeout > 0 else { return [.deadline] }
             }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            let ready = ForkGate.outside { poll(&descriptors, nfds_t(descriptors.count), timeout) }
             if ready < 0, errno == EINTR { continue }
             if ready <= 0 { return [.deadline] }
             var reasons = Set<Reason>()

@@ -78,7 +78,8 @@ public final class CurlTransport: Transport {
             // next timeout), one of ours is, or the waker is signalled. Idle, with nothing in flight and
             // no timer set, it never wakes.
             var wake = curl_waitfd(fd: waker.descriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
-            curl_multi_poll(multi.raw, &wake, 1, pollTimeout(), nil)
+            let timeout = pollTimeout()
+            ForkGate.outside { _ = curl_multi_poll(multi.raw, &wake, 1, timeout, nil) }
             // Taken before the state is read again at the top of the loop, so no request queued after it is missed.
             if wake.revents != 0 { waker.consume() }
             runDueTimers()

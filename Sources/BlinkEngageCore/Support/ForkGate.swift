@@ -1,0 +1,54 @@
+internal import CSystemShims
+
+/// The process's fork gate (`CSystemShims/fork_gate.h`): threads running the library hold it; `fork()` waits,
+/// at most `boundMilliseconds`, until only the forking thread does, so a child never inherits a lock that a
+/// thread of the library (or the Swift runtime under it) held. Installed with the first SDK.
+public enum ForkGate {
+    /// How long `fork()` waits for the library's threads to reach a safe point. Past it the child's library
+    /// calls refuse (BE_ERR_INVALID_STATE) instead of risking a lock no thread will ever release.
+    public static let boundMilliseconds: Int32 = 2000
+
+    // Safe: written once, in `gate`'s initialiser (swift_once); afterwards only its address is used, and every
+    // access to the pointee goes through the C functions' atomics and mutex.
+    nonisolated(unsafe) private static let gate: UnsafeMutablePointer<be_fork_gate> = {
+        let gate = UnsafeMutablePointer<be_fork_gate>.allocate(capacity: 1)
+        gate.initialize(to: be_fork_gate())
+        _ = be_fork_gate_install(gate, boundMilliseconds)
+        return gate
+    }()
+
+    /// Installs the gate's handlers (an SDK's start does it, before it makes a thread).
+    static func install() { _ = gate }
+
+    /// Counts this thread in; false, at once, in a child the gate could not make safe.
+    public static func enter() -> Bool { be_fork_gate_enter(gate) != 0 }
+
+    public static func leave() { be_fork_gate_leave(gate) }
+
+    /// Runs `body`, which blocks or runs host code, without the gate: a fork meanwhile need not wait for it.
+    public static func outside<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let depth = suspend()
+        defer { resume(depth) }
+        return try body()
+    }
+
+    /// Lets go of the gate entirely (a wait begins); returns what `resume` takes back. 0 when not inside.
+    static func suspend() -> Int { be_fork_gate_suspend(gate) }
+
+    /// Takes the gate back after `suspend` (waits while a fork is being prepared). Hold no lock here.
+    static func resume(_ depth: Int) { be_fork_gate_resume(gate, depth) }
+
+    /// Whether this process is a child that must not run the library (the gate timed out at its fork).
+    public static var isUnsafeChild: Bool { gate.pointee.child_unsafe != 0 }
+
+    /// What a call refused in an unsafe child says.
+    public static let refusal = EngineFailure.invalidState(
+        "this process was forked while the library's threads were busy past the fork bound; the library cannot be used in it")
+
+    /// `body` inside the gate, or `refused` in an unsafe child.
+    public static func inside<Result>(orElse refused: () -> Result, _ body: () -> Result) -> Result {
+        guard enter() else { return refused() }
+        defer { leave() }
+        return body()
+    }
+}

@@ -1,0 +1,152 @@
+/* The fork gate: what makes fork() safe for a process that runs SDKs (gRPC core's fork support, in small).
+ *
+ * Every thread that runs the library's code holds the gate, shared: an SDK thread from its start to its end except
+ * while it blocks (poll, a condition wait, a join), a host thread for the length of a library call. Calls nest (a
+ * callback that calls the library), so each thread counts its depth and only the outermost entry counts. The
+ * pthread_atfork prepare handler closes the gate (new entries wait) and waits, at most `bound_ms`, until no thread
+ * but the forking one holds it: then no thread of the parent holds a lock of the library or of the Swift runtime
+ * inside it, and the child may run Swift code and start an SDK of its own. If the bound passes first, the child is
+ * marked unsafe and its library calls refuse at once. The parent handler opens the gate again; the child handler
+ * makes it anew (the threads it counted do not exist in the child).
+ *
+ * The state lives in one be_fork_gate the engine allocates; the handlers find it through a pointer that
+ * be_fork_gate_install stores. Everything here is static inline, so each object file that uses the slot has its own
+ * copy of it: the engine calls be_fork_gate_install from one place only, and the handlers it registers read the
+ * same copy. */
+#ifndef BLINKENGAGE_FORK_GATE_H
+#define BLINKENGAGE_FORK_GATE_H
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+typedef struct be_fork_gate {
+    int inside;        /* threads holding the gate (atomic) */
+    int closing;       /* a fork is being prepared: entries wait (atomic) */
+    int drained;       /* the prepare step's verdict: no thread but the forking one was inside */
+    int child_unsafe;  /* in a child whose prepare step timed out: library calls refuse */
+    int bound_ms;
+    pthread_key_t depth; /* this thread's depth of entries, as an intptr_t */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+} be_fork_gate;
+
+static inline intptr_t be_fork_gate_depth(be_fork_gate *gate) { return (intptr_t)pthread_getspecific(gate->depth); }
+
+/* Counts this thread in; waits while a fork is being prepared. */
+static inline void be_fork_gate_take(be_fork_gate *gate) {
+    for (;;) {
+        __atomic_add_fetch(&gate->inside, 1, __ATOMIC_SEQ_CST);
+        if (!__atomic_load_n(&gate->closing, __ATOMIC_SEQ_CST)) return;
+        /* Closing: step back out (this thread ran nothing of the library), tell the preparing thread, wait until
+         * the gate opens. */
+        __atomic_sub_fetch(&gate->inside, 1, __ATOMIC_SEQ_CST);
+        pthread_mutex_lock(&gate->lock);
+        pthread_cond_broadcast(&gate->changed);
+        while (__atomic_load_n(&gate->closing, __ATOMIC_SEQ_CST)) pthread_cond_wait(&gate->changed, &gate->lock);
+        pthread_mutex_unlock(&gate->lock);
+    }
+}
+
+static inline void be_fork_gate_give(be_fork_gate *gate) {
+    __atomic_sub_fetch(&gate->inside, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&gate->closing, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&gate->lock);
+        pthread_cond_broadcast(&gate->changed);
+        pthread_mutex_unlock(&gate->lock);
+    }
+}
+
+/* Entering a library call or an SDK thread's work; returns 0 in a child that must not run the library. */
+static inline int be_fork_gate_enter(be_fork_gate *gate) {
+    intptr_t depth = be_fork_gate_depth(gate);
+    if (gate->child_unsafe) return 0;
+    if (depth == 0) be_fork_gate_take(gate);
+    pthread_setspecific(gate->depth, (void *)(depth + 1));
+    return 1;
+}
+
+static inline void be_fork_gate_leave(be_fork_gate *gate) {
+    intptr_t depth = be_fork_gate_depth(gate);
+    if (depth <= 0) return;
+    pthread_setspecific(gate->depth, (void *)(depth - 1));
+    if (depth == 1) be_fork_gate_give(gate);
+}
+
+/* Around a blocking wait or host code: lets go of the gate entirely; returns the depth to restore. */
+static inline intptr_t be_fork_gate_suspend(be_fork_gate *gate) {
+    intptr_t depth = be_fork_gate_depth(gate);
+    if (depth > 0) {
+        pthread_setspecific(gate->depth, (void *)0);
+        be_fork_gate_give(gate);
+    }
+    return depth;
+}
+
+static inline void be_fork_gate_resume(be_fork_gate *gate, intptr_t depth) {
+    if (depth <= 0) return;
+    be_fork_gate_take(gate);
+    pthread_setspecific(gate->depth, (void *)depth);
+}
+
+/* Where the handlers find the gate: a static of this function (a static variable of the header itself is not
+ * emitted into Swift's objects). */
+static inline be_fork_gate **be_fork_gate_slot(void) {
+    static be_fork_gate *installed;
+    return &installed;
+}
+
+static inline void be_fork_gate_prepare(void) {
+    be_fork_gate *gate = *be_fork_gate_slot();
+    int self = be_fork_gate_depth(gate) > 0; /* a fork from inside a library call (a callback) counts itself */
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += gate->bound_ms / 1000;
+    deadline.tv_nsec += (long)(gate->bound_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    /* The lock stays taken across fork(): no thread is inside it in the child, which makes it anew anyway. */
+    pthread_mutex_lock(&gate->lock);
+    __atomic_store_n(&gate->closing, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&gate->inside, __ATOMIC_SEQ_CST) > self) {
+        if (pthread_cond_timedwait(&gate->changed, &gate->lock, &deadline) == ETIMEDOUT) break;
+    }
+    /* Exact from here to the fork: a thread that counts itself in now sees `closing` and steps back out before it
+     * runs anything of the library (the count may still include it for that moment). */
+    gate->drained = __atomic_load_n(&gate->inside, __ATOMIC_SEQ_CST) <= self;
+}
+
+static inline void be_fork_gate_parent(void) {
+    be_fork_gate *gate = *be_fork_gate_slot();
+    __atomic_store_n(&gate->closing, 0, __ATOMIC_SEQ_CST);
+    pthread_cond_broadcast(&gate->changed);
+    pthread_mutex_unlock(&gate->lock);
+}
+
+static inline void be_fork_gate_child(void) {
+    be_fork_gate *gate = *be_fork_gate_slot();
+    int self = be_fork_gate_depth(gate) > 0;
+    /* Threads still inside (beyond this one) when the bound passed were somewhere in the library: not safe. */
+    if (!gate->drained) gate->child_unsafe = 1;
+    gate->inside = self;
+    gate->closing = 0;
+    pthread_mutex_init(&gate->lock, NULL);
+    pthread_cond_init(&gate->changed, NULL);
+}
+
+/* Sets `gate` up and registers the handlers; 0 on success. Call once. */
+static inline int be_fork_gate_install(be_fork_gate *gate, int bound_ms) {
+    gate->inside = 0;
+    gate->closing = 0;
+    gate->drained = 0;
+    gate->child_unsafe = 0;
+    gate->bound_ms = bound_ms;
+    if (pthread_key_create(&gate->depth, NULL) != 0) return -1;
+    pthread_mutex_init(&gate->lock, NULL);
+    pthread_cond_init(&gate->changed, NULL);
+    *be_fork_gate_slot() = gate;
+    return pthread_atfork(be_fork_gate_prepare, be_fork_gate_parent, be_fork_gate_child);
+}
+#endif
