@@ -170,7 +170,8 @@ typedef struct be_http_request be_http_request;
  * A host-supplied transport's send function (be_config_set_http_transport()). Called once per request, on
  * whichever thread makes it (an SDK thread, or a host thread inside a call of the library); it must return
  * quickly and answer later, from any thread, with be_http_request_complete() or be_http_request_fail(), exactly
- * once. It may answer before it returns. It must not call be_sdk_shutdown().
+ * once. It may answer before it returns. It must not call be_sdk_shutdown() on its SDK: that call is detected,
+ * logged as an error, and does nothing (on whichever thread send runs).
  */
 typedef void (*be_http_send_fn)(be_http_request *request, void *user_data);
 
@@ -960,19 +961,33 @@ size_t be_http_request_body_size(const be_http_request *request);
 /** How long the SDK waits for the answer, in milliseconds (the host may give up sooner and fail it). */
 uint32_t be_http_request_timeout_ms(const be_http_request *request);
 
+/** The most header lines be_http_request_complete() takes. */
+#define BE_HTTP_MAX_HEADER_LINES 1000
+/** The longest header line be_http_request_complete() takes, in bytes without its NUL. */
+#define BE_HTTP_MAX_HEADER_LINE_BYTES 16384
+/** The largest body be_http_request_complete() takes: no request of the SDK accepts more (images take 10 MiB,
+ *  service answers 8 MiB, zone ads 64 KiB). */
+#define BE_HTTP_MAX_BODY_BYTES 10485760
+
 /**
  * Answers a request with the server's final answer (after any redirects, with a decoded body). Ends the
  * request: its pointers are invalid afterwards. From any thread, at any time: after the SDK's timeout or after
  * be_sdk_shutdown() the answer is accepted and ignored.
+ *
+ * Counts and sizes are checked before a byte is read. A body within BE_HTTP_MAX_BODY_BYTES but over what this
+ * request accepts ends the request as too large (its operation fails with its "too large" error) and is not
+ * copied; an accepted body is copied once.
  * @param request the request.
  * @param status the HTTP status, 100..599.
  * @param header_lines the answer's header lines, "Name: value" each (copied); NULL when `header_count` is 0.
- * @param header_count the number of header lines.
+ * @param header_count the number of header lines, at most BE_HTTP_MAX_HEADER_LINES.
  * @param body the body (copied); NULL when `body_size` is 0.
- * @param body_size its size in bytes.
+ * @param body_size its size in bytes, at most BE_HTTP_MAX_BODY_BYTES.
  * @return BE_OK; BE_ERR_INVALID_STATE when the request was already completed or failed (nothing changes);
- *         BE_ERR_INVALID_ARGUMENT for NULL, a status outside 100..599, or NULL lines or body with a non-zero
- *         count (the request stays open).
+ *         BE_ERR_INVALID_ARGUMENT for NULL, a status outside 100..599, NULL lines or body with a non-zero
+ *         count, more than BE_HTTP_MAX_HEADER_LINES lines, a line longer than BE_HTTP_MAX_HEADER_LINE_BYTES, or a
+ *         body over BE_HTTP_MAX_BODY_BYTES (the request stays open for a correct answer or be_http_request_fail();
+ *         be_last_error_message() names the cap).
  */
 be_status be_http_request_complete(be_http_request *request, int status, const char *const *header_lines,
                                    size_t header_count, const void *body, size_t body_size);

@@ -33,9 +33,13 @@ public struct BlinkEngageHTTPRequest: Sendable {
 
     /// Answers the request: the status (100...599), the response's header lines ("Name: value") and its body,
     /// after any content decoding.
-    /// - Throws: ``BlinkEngageError/invalidArgument(_:)`` for a status outside 100...599 (the request stays
-    ///   open); ``BlinkEngageError/invalidState(_:)`` when it was answered already or timed out.
+    /// - Throws: ``BlinkEngageError/invalidArgument(_:)`` for a status outside 100...599, more than 1,000
+    ///   header lines or a body over 10 MiB (the request stays open); ``BlinkEngageError/invalidState(_:)`` when
+    ///   it was answered already. A body over what the request accepts ends it as too large.
     public func complete(status: Int, headerLines: [String] = [], body: [UInt8] = []) throws(BlinkEngageError) {
+        // The C API's caps (BE_HTTP_MAX_HEADER_LINES, BE_HTTP_MAX_BODY_BYTES): past them the request stays open.
+        guard headerLines.count <= 1000 else { throw .invalidArgument("\(headerLines.count) header lines are over the cap of 1000") }
+        guard body.count <= 10 * 1024 * 1024 else { throw .invalidArgument("a body of \(body.count) bytes is over the cap of 10 MiB") }
         do throws(EngineFailure) {
             try HostHTTPExchange.complete(exchange.id, status: status, headerLines: headerLines, body: body)
         } catch {

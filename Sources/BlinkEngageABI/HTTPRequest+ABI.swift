@@ -1,4 +1,9 @@
 public import CBlinkEngage
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import BlinkEngageCore
 
 /// The live request a host's `be_http_request *` names (its id as a pointer); nil once answered.
@@ -45,15 +50,30 @@ public func be_http_request_complete(
 ) -> be_status {
     statusCall { () throws(EngineFailure) in
         guard let request else { throw .invalidArgument("request is NULL") }
+        // Every count and size first: a size that cannot be real is refused before a byte is read.
         guard header_count == 0 || header_lines != nil else { throw .invalidArgument("header_lines is NULL") }
         guard body_size == 0 || body != nil else { throw .invalidArgument("body is NULL") }
+        // size_t arrives as Int: SIZE_MAX reads as -1, so the counts are compared as the unsigned values they are.
+        guard UInt(bitPattern: header_count) <= UInt(BE_HTTP_MAX_HEADER_LINES) else {
+            throw .invalidArgument("header_count \(UInt(bitPattern: header_count)) is over BE_HTTP_MAX_HEADER_LINES (\(BE_HTTP_MAX_HEADER_LINES))")
+        }
+        guard UInt(bitPattern: body_size) <= UInt(BE_HTTP_MAX_BODY_BYTES) else {
+            throw .invalidArgument("body_size \(UInt(bitPattern: body_size)) is over BE_HTTP_MAX_BODY_BYTES (\(BE_HTTP_MAX_BODY_BYTES))")
+        }
         var lines: [String] = []
-        for index in 0..<max(header_count, 0) {
+        lines.reserveCapacity(header_count)
+        for index in 0..<header_count {
             guard let line = header_lines![index] else { throw .invalidArgument("header line \(index) is NULL") }
+            guard strnlen(line, Int(BE_HTTP_MAX_HEADER_LINE_BYTES) + 1) <= Int(BE_HTTP_MAX_HEADER_LINE_BYTES) else {
+                throw .invalidArgument("header line \(index) is longer than BE_HTTP_MAX_HEADER_LINE_BYTES (\(BE_HTTP_MAX_HEADER_LINE_BYTES))")
+            }
             lines.append(String(cString: line))  // invalid UTF-8 is repaired, never trusted
         }
-        let bytes = body_size > 0 ? Array(UnsafeRawBufferPointer(start: body, count: body_size)) : []
-        try HostHTTPExchange.complete(UInt64(UInt(bitPattern: request)), status: Int(status), headerLines: lines, body: bytes)
+        // The body is copied only once the request is known to take it (HostHTTPExchange.complete checks its cap).
+        try HostHTTPExchange.complete(UInt64(UInt(bitPattern: request)), status: Int(status), headerLines: lines,
+                                      bodySize: body_size) { destination in
+            if body_size > 0 { destination.copyMemory(from: UnsafeRawBufferPointer(start: body, count: body_size)) }
+        }
     }
 }
 

@@ -128,11 +128,12 @@ final class ImageLoader: Sendable {
             return finish(url, .success(Image(url: url, bytes: cached.bytes, contentType: cached.contentType, isFromCache: true)))
         }
         let revalidating = cached?.canRevalidate == true ? cached : nil
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: .get, url: url,
             headers: [("Accept", "image/*"), ("User-Agent", settings.userAgent)]
                 + ImageCachePolicy.validationHeaders(etag: revalidating?.etag, lastModified: revalidating?.lastModified),
             timeoutMilliseconds: settings.timeoutMilliseconds, maximumBodyBytes: Self.maximumImageBytes)
+        request.wantsStableBody = true  // kept as StableBytes by both caches: a host transport's copy goes there at once
         state.withLock { $0.statistics.requests += 1 }
         transport.send(request) { [self] outcome in received(url, outcome, revalidating: revalidating) }
     }
@@ -165,7 +166,7 @@ final class ImageLoader: Sendable {
             entry = ImageEntry(url: url, contentType: contentType!, etag: response.headers["etag"],
                                lastModified: response.headers["last-modified"], storedAt: now,
                                freshUntil: ImageCachePolicy.freshUntil(headers: response.headers, now: now),
-                               bytes: StableBytes(response.body))
+                               bytes: response.stableBody ?? StableBytes(response.body))
             isFromCache = false
         }
         if policy.noStore {

@@ -59,12 +59,20 @@ public final class SDK: Sendable {
     let images: ImageLoader
     private let lifecycle = ConditionLock(Lifecycle())
     private let forkGeneration = ForkGeneration.current()
+    /// Marks the threads inside this SDK's host transport `send` (the host must not shut down from there).
+    private let sendContext = ThreadContext()
 
     /// Starts an SDK from a copy of `configuration`.
     public init(configuration: SDKConfiguration) throws(EngineFailure) {
         ForkGate.install()  // before the first thread: a fork from now on waits for them to reach a safe point
         guard ForkGate.enter() else { throw ForkGate.refusal }
         defer { ForkGate.leave() }
+        var configuration = configuration
+        if let send = configuration.hostHTTPSend {
+            // Every call of the host's send is marked, so that a shutdown from inside it is refused, not a hang.
+            let context = sendContext
+            configuration.hostHTTPSend = { exchange in context.run { send(exchange) } }
+        }
         self.configuration = configuration
         logger = Logger(handler: configuration.logHandler, minimumLevel: configuration.logMinimumLevel)
         if let root = configuration.storageRoot {
@@ -324,6 +332,10 @@ public final class SDK: Sendable {
         if isForkedChild { return false }
         if callbacks.isCurrentThreadInCallback {
             logger.error("be_sdk_shutdown was called from one of this SDK's callbacks; ignored")
+            return false
+        }
+        if sendContext.isCurrentThreadInside {
+            logger.error("be_sdk_shutdown was called from inside this SDK's host transport send function; ignored")
             return false
         }
         let first = lifecycle.withLock { state -> Bool in

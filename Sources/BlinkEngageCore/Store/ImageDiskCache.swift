@@ -65,9 +65,15 @@ struct ImageDiskCache {
     /// Stores `entry`, then evicts least recently used files until the directory fits its limit. An image
     /// larger than the whole limit is not stored. Failures (a full disk) leave the cache as it was.
     func store(_ entry: ImageEntry) throws(EngineFailure) {
-        let encoded = Self.encode(entry)
-        guard encoded.count <= limitBytes else { return remove(entry.url) }
-        try FileIO.replace(path(for: entry.url), with: encoded)
+        // The framing around the image's bytes, which are written from where they are (no copy of an image).
+        let (head, tail) = Self.framing(entry)
+        guard head.count + entry.bytes.count + tail.count <= limitBytes else { return remove(entry.url) }
+        let file = path(for: entry.url)
+        try head.withUnsafeBytes { head in
+            tail.withUnsafeBytes { tail in
+                Result { () throws(EngineFailure) in try FileIO.replace(file, withParts: [head, Self.body(entry), tail]) }
+            }
+        }.get()
         evict(keeping: path(for: entry.url))
     }
 
@@ -92,18 +98,30 @@ struct ImageDiskCache {
 
     // MARK: - The file format
 
+    /// A file's bytes: `framing`'s head, the image, its tail.
     static func encode(_ entry: ImageEntry) -> [UInt8] {
+        let (head, tail) = framing(entry)
+        return head + body(entry) + tail
+    }
+
+    private static func body(_ entry: ImageEntry) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: entry.bytes.pointer, count: entry.bytes.count)
+    }
+
+    /// What comes before the image's bytes in a file (magic, metadata, the image's length) and after them (the
+    /// checksum of everything before it).
+    static func framing(_ entry: ImageEntry) -> (head: [UInt8], tail: [UInt8]) {
         let fields = [entry.url, entry.contentType, entry.etag ?? "", entry.lastModified ?? "",
                       String(entry.storedAt), String(entry.freshUntil)]
         let metadata = Array(fields.joined(separator: "\n").utf8)
-        var bytes = magic
-        bytes.reserveCapacity(magic.count + 4 + metadata.count + 8 + entry.bytes.count + 8)
-        LittleEndian.append(UInt32(metadata.count), to: &bytes)
-        bytes += metadata
-        LittleEndian.append(UInt64(entry.bytes.count), to: &bytes)
-        bytes += UnsafeRawBufferPointer(start: entry.bytes.pointer, count: entry.bytes.count)
-        LittleEndian.append(FNV1a.hash(bytes), to: &bytes)
-        return bytes
+        var head = magic
+        head.reserveCapacity(magic.count + 4 + metadata.count + 8)
+        LittleEndian.append(UInt32(metadata.count), to: &head)
+        head += metadata
+        LittleEndian.append(UInt64(entry.bytes.count), to: &head)
+        var tail: [UInt8] = []
+        LittleEndian.append(FNV1a.hash(body(entry), continuing: FNV1a.hash(head)), to: &tail)
+        return (head, tail)
     }
 
     /// The entry a file holds, or nil for anything but a whole, intact file of this format. Every length is

@@ -36,11 +36,17 @@ enum FileIO {
     /// Writes `bytes` to a temporary file beside `path` and renames it over `path`, so a reader sees the old
     /// file or the new one, never a part. Nothing is left behind on failure.
     static func replace(_ path: String, with bytes: [UInt8]) throws(EngineFailure) {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(EngineFailure) in try replace(path, withParts: [buffer]) } }.get()
+    }
+
+    /// `replace` with the file's bytes in parts, written one after another: a large part (an image) is written
+    /// from where it is, not copied into one buffer first.
+    static func replace(_ path: String, withParts parts: [UnsafeRawBufferPointer]) throws(EngineFailure) {
         let temporary = "\(path).tmp-\(getpid())-\(RandomID.make().prefix(8))"
         let descriptor = retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { throw .io("cannot create \(temporary): \(errorText())") }
         do {
-            try writeAll(descriptor, bytes)
+            for part in parts { try writeAll(descriptor, part) }
         } catch {
             close(descriptor)
             unlink(temporary)
@@ -56,11 +62,13 @@ enum FileIO {
 
     /// Writes every byte, looping on partial writes.
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(EngineFailure) {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(EngineFailure) in try writeAll(descriptor, buffer) } }.get()
+    }
+
+    static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) throws(EngineFailure) {
         var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                retrying { write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
-            }
+        while written < buffer.count {
+            let count = retrying { write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
             guard count > 0 else { throw .io("write failed: \(errorText())") }
             written += count
         }

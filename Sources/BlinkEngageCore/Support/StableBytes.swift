@@ -19,6 +19,14 @@ public final class StableBytes: @unchecked Sendable {
         count = bytes.count
     }
 
+    /// `count` bytes written by `fill`, straight into their stable place (no intermediate copy).
+    init(count: Int, filling fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        let storage = malloc(max(count, 1))!
+        fill(UnsafeMutableRawBufferPointer(start: storage, count: count))
+        pointer = UnsafeRawPointer(storage)
+        self.count = count
+    }
+
     var array: [UInt8] { Array(UnsafeRawBufferPointer(start: pointer, count: count)) }
 
     deinit { free(UnsafeMutableRawPointer(mutating: pointer)) }

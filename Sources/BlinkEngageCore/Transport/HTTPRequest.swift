@@ -15,6 +15,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether the answer's header fields are kept in `HTTPResponse.headers`; a caller that reads none (Moments
     /// offers) sets false, and the transport then makes no String of any header line.
     public var keepsResponseHeaders: Bool { didSet { build = Build() } }
+    /// Whether the caller keeps the answer's body at a stable address (an image): a transport that copies the
+    /// body anyway (the host's) puts it there at once, in `HTTPResponse.stableBody`, instead of copying twice.
+    public var wantsStableBody = false { didSet { build = Build() } }
 
     /// Shared by the copies of one request as it was made, and replaced by any change: copies of one build put
     /// the same bytes on the wire, so `isByteIdentical` answers for them without reading them (a repeated fetch
@@ -60,21 +63,35 @@ public struct HTTPRequest: Sendable, Equatable {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 })
             && lhs.body == rhs.body && lhs.timeoutMilliseconds == rhs.timeoutMilliseconds
             && lhs.followRedirects == rhs.followRedirects && lhs.maximumBodyBytes == rhs.maximumBodyBytes
-            && lhs.keepsResponseHeaders == rhs.keepsResponseHeaders
+            && lhs.keepsResponseHeaders == rhs.keepsResponseHeaders && lhs.wantsStableBody == rhs.wantsStableBody
     }
 }
 
 /// A complete answer: any status, including non-2xx.
 public struct HTTPResponse: Sendable, Equatable {
     public let status: Int
+    /// The body, unless it is in `stableBody` (then empty).
     public let body: [UInt8]
+    /// The body at a stable address, when the request asked for it and the transport could put it there.
+    public let stableBody: StableBytes?
     /// Response headers of the final answer, names lower-cased.
     public let headers: [String: String]
 
-    public init(status: Int, body: [UInt8], headers: [String: String] = [:]) {
+    public init(status: Int, body: [UInt8], headers: [String: String] = [:], stableBody: StableBytes? = nil) {
         self.status = status
         self.body = body
         self.headers = headers
+        self.stableBody = stableBody
+    }
+
+    /// The body's bytes, wherever they are.
+    public var bodyBytes: UnsafeRawBufferPointer? {
+        stableBody.map { UnsafeRawBufferPointer(start: $0.pointer, count: $0.count) }
+    }
+
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.body == rhs.body
+            && (lhs.bodyBytes.map(Array.init) ?? []) == (rhs.bodyBytes.map(Array.init) ?? [])
     }
 
     /// One "Name: value" header line as (lower-cased name, trimmed value); nil for a line without a colon

@@ -14,6 +14,7 @@ public final class HostHTTPExchange: Sendable {
     public let body: StableBytes?
     public let timeoutMilliseconds: UInt32
     let maximumBodyBytes: Int
+    private let wantsStableBody: Bool
     /// Hands the outcome (with the exchange's id) to the transport that sent the request (which ignores it after a timeout or shutdown).
     private let deliver: @Sendable (UInt64, Result<HTTPResponse, TransportError>) -> Void
 
@@ -38,6 +39,7 @@ public final class HostHTTPExchange: Sendable {
         body = request.body.map { StableBytes($0) }
         timeoutMilliseconds = request.timeoutMilliseconds
         maximumBodyBytes = request.maximumBodyBytes
+        wantsStableBody = request.wantsStableBody
         self.deliver = deliver
     }
 
@@ -46,12 +48,32 @@ public final class HostHTTPExchange: Sendable {
 
     /// The host's answer: any status 100...599, header lines "Name: value", the body as received (decoded).
     public static func complete(_ id: UInt64, status: Int, headerLines: [String], body: [UInt8]) throws(EngineFailure) {
+        try complete(id, status: status, headerLines: headerLines, bodySize: body.count) { destination in
+            body.withUnsafeBytes { destination.copyMemory(from: $0) }
+        }
+    }
+
+    /// `complete` with the body copied, by `fill` into the place it is given, only when the request takes one of
+    /// `bodySize` bytes: a body over its cap is never copied, an accepted one once (at a stable address when the
+    /// request wants it there).
+    public static func complete(_ id: UInt64, status: Int, headerLines: [String], bodySize: Int,
+                                fill: (UnsafeMutableRawBufferPointer) -> Void) throws(EngineFailure) {
         guard (100...599).contains(status) else { throw .invalidArgument("\(status) is not an HTTP status (100...599)") }
         let exchange = try take(id)
-        guard body.count <= exchange.maximumBodyBytes else { return exchange.deliver(id, .failure(.tooLarge(exchange.maximumBodyBytes))) }
+        guard bodySize <= exchange.maximumBodyBytes else { return exchange.deliver(id, .failure(.tooLarge(exchange.maximumBodyBytes))) }
         var headers: [String: String] = [:]
         for field in headerLines.compactMap(HTTPResponse.headerField) { headers[field.name] = field.value }
-        exchange.deliver(id, .success(HTTPResponse(status: status, body: body, headers: headers)))
+        let response: HTTPResponse
+        if exchange.wantsStableBody {
+            response = HTTPResponse(status: status, body: [], headers: headers, stableBody: StableBytes(count: bodySize, filling: fill))
+        } else {
+            let body = [UInt8](unsafeUninitializedCapacity: bodySize) { buffer, count in
+                fill(UnsafeMutableRawBufferPointer(buffer))
+                count = bodySize
+            }
+            response = HTTPResponse(status: status, body: body, headers: headers)
+        }
+        exchange.deliver(id, .success(response))
     }
 
     /// The host could not get an answer: a network error with the host's words.

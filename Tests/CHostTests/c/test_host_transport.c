@@ -223,12 +223,211 @@ static void test_images_and_zone_ads_go_through_the_host(void) {
     be_config_free(config);
 }
 
+/* ---- sizes that cannot be real, over-cap bodies, shutdown inside send -------------------------------- */
+
+/* The process's peak resident set (VmHWM) in KiB; reset_peak() makes the current one the peak. */
+static long peak_kib(void) {
+    char line[256];
+    long kib = -1;
+    FILE *status = fopen("/proc/self/status", "r");
+    while (status && fgets(line, sizeof line, status)) {
+        if (strncmp(line, "VmHWM:", 6) == 0) kib = atol(line + 6);
+    }
+    if (status) fclose(status);
+    return kib;
+}
+
+static void reset_peak(void) {
+    FILE *refs = fopen("/proc/self/clear_refs", "w");
+    if (refs) {
+        fputs("5", refs);
+        fclose(refs);
+    }
+}
+
+static void test_impossible_sizes_are_refused_before_a_byte_is_read(void) {
+    be_config *config = holding_config(60000);
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement();
+    be_http_request *sent;
+    static const char *many[BE_HTTP_MAX_HEADER_LINES + 1];
+    char *long_line = malloc(BE_HTTP_MAX_HEADER_LINE_BYTES + 2);
+    const char *one_long[1];
+    test_result r;
+    size_t i;
+    for (i = 0; i <= BE_HTTP_MAX_HEADER_LINES; i++) many[i] = "X-Many: 1";
+    memset(long_line, 'a', BE_HTTP_MAX_HEADER_LINE_BYTES + 1);
+    long_line[BE_HTTP_MAX_HEADER_LINE_BYTES + 1] = 0;
+    one_long[0] = long_line;
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    sent = wait_for_held(1);
+    /* SIZE_MAX lines and bytes: refused on the counts, nothing read (reading would crash) */
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, SIZE_MAX, no_offers, SIZE_MAX), BE_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(be_last_error_message(), "BE_HTTP_MAX_HEADER_LINES") != NULL);
+    CHECK_INT(be_http_request_complete(sent, 200, many, BE_HTTP_MAX_HEADER_LINES + 1, NULL, 0), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, 2, no_offers, SIZE_MAX), BE_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(be_last_error_message(), "BE_HTTP_MAX_BODY_BYTES") != NULL);
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, 2, no_offers, (size_t)BE_HTTP_MAX_BODY_BYTES + 1),
+              BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_http_request_complete(sent, 200, one_long, 1, NULL, 0), BE_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(be_last_error_message(), "BE_HTTP_MAX_HEADER_LINE_BYTES") != NULL);
+    CHECK_INT(r.calls, 0);
+    /* still open: a correct answer goes through */
+    CHECK(be_http_request_url(sent) != NULL);
+    CHECK_INT(be_http_request_complete(sent, 200, many, BE_HTTP_MAX_HEADER_LINES, no_offers, strlen(no_offers)), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_NO_OFFERS);
+    free(long_line);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+static void test_an_over_cap_body_is_never_copied(void) {
+    be_config *config = holding_config(60000);
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement();
+    size_t size = 9u * 1024 * 1024; /* over a Moments answer's 8 MiB, within BE_HTTP_MAX_BODY_BYTES */
+    char *body = malloc((size_t)BE_HTTP_MAX_BODY_BYTES + 1);
+    long before, grown;
+    test_result r;
+    memset(body, ' ', (size_t)BE_HTTP_MAX_BODY_BYTES + 1); /* the host's own buffer, resident before the peak is taken */
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    reset_peak();
+    before = peak_kib();
+    CHECK_INT(be_http_request_complete(wait_for_held(1), 200, ok_lines, 2, body, size), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    grown = peak_kib() - before;
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_DECODING);
+    CHECK(strstr(r.message, "large") != NULL);
+    printf("a refused 9 MiB body: peak RSS +%ld KiB (a copy would be +9216)\n", grown);
+    CHECK(before > 0 && grown < 2048); /* a margin, not a copy */
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+    free(body);
+}
+
+static void on_held_image(be_image *image, const be_error *error, void *user_data) {
+    test_result *r = user_data;
+    pthread_mutex_lock(&r->lock);
+    r->code = image ? (int)(be_image_size(image) / 1024) : -1;
+    pthread_mutex_unlock(&r->lock);
+    test_result_record(r, error);
+}
+
+static void test_an_accepted_image_is_copied_once(void) {
+    be_config *config = holding_config(60000);
+    be_sdk *sdk = NULL;
+    size_t size = 9u * 1024 * 1024; /* within an image's 10 MiB */
+    char *body = malloc(size), url[512];
+    static const char *png_lines[] = {"Content-Type: image/png", "Cache-Control: max-age=3600"};
+    long before, grown;
+    test_result r;
+    memset(body, 7, size); /* the host's own buffer, resident before the peak is taken */
+    memcpy(body, "\x89PNG\r\n\x1a\n", 8);
+    snprintf(url, sizeof url, "%s/cdn/big.png", sandbox_url());
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_image(sdk, url, on_held_image, &r), BE_OK);
+    reset_peak();
+    before = peak_kib();
+    CHECK_INT(be_http_request_complete(wait_for_held(1), 200, png_lines, 2, body, size), BE_OK);
+    CHECK(test_result_wait(&r, 1) && !r.has_error);
+    grown = peak_kib() - before;
+    CHECK_INT(r.code, 9216);
+    printf("an accepted 9 MiB image (memory and disk caches on): peak RSS +%ld KiB (one copy is +9216)\n", grown);
+    CHECK(before > 0 && grown < 9216 + 3072); /* one copy and a margin; a second copy would be over */
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_config_free(config);
+    free(body);
+}
+
+/* A transport whose send shuts its SDK down first, then answers from the sandbox's own answer. */
+typedef struct {
+    be_sdk *sdk;
+    pthread_t test_thread;
+    int on_test_thread, on_other_thread;
+} shutting;
+
+static shutting shut;
+
+static void shutting_send(be_http_request *request, void *user_data) {
+    char path[600];
+    char *answer;
+    (void)user_data;
+    be_sdk_shutdown(shut.sdk, 1000); /* refused and logged: it returns, the SDK goes on */
+    if (pthread_equal(pthread_self(), shut.test_thread)) shut.on_test_thread++;
+    else shut.on_other_thread++;
+    if (strstr(be_http_request_url(request), "/offers.json")) {
+        snprintf(path, sizeof path, "%s", strstr(be_http_request_url(request), "/native/v4/offers.json"));
+        answer = sandbox_call("POST", path, "{\"placement\": \"checkout\"}");
+        CHECK_INT(be_http_request_complete(request, 200, ok_lines, 2, answer, strlen(answer)), BE_OK);
+        free(answer);
+    } else {
+        CHECK_INT(be_http_request_complete(request, 200, NULL, 0, NULL, 0), BE_OK);
+    }
+}
+
+typedef struct { pthread_mutex_t lock; int errors; } log_count;
+
+static void count_send_errors(be_log_level level, const char *message, void *user_data) {
+    log_count *count = user_data;
+    if (level != BE_LOG_ERROR || !strstr(message, "send")) return;
+    pthread_mutex_lock(&count->lock);
+    count->errors++;
+    pthread_mutex_unlock(&count->lock);
+}
+
+static void test_shutdown_inside_send_is_refused_on_any_thread(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_moments_request *request = placement();
+    be_offer_screen *screen;
+    log_count log = {PTHREAD_MUTEX_INITIALIZER, 0};
+    test_result r;
+    memset(&shut, 0, sizeof shut);
+    shut.test_thread = pthread_self();
+    CHECK_INT(be_config_set_http_transport(config, shutting_send, NULL), BE_OK);
+    CHECK_INT(be_config_set_log_handler(config, count_send_errors, BE_LOG_ERROR, &log), BE_OK);
+    CHECK_INT(be_sdk_start(config, &shut.sdk), BE_OK);
+    test_result_init(&r);
+    /* the fetch sends on this thread, inside be_sdk_fetch_moments_offers */
+    CHECK_INT(be_sdk_fetch_moments_offers(shut.sdk, request, on_moments, &r), BE_OK);
+    CHECK(test_result_wait(&r, 1) && !r.has_error);
+    CHECK_INT(shut.on_test_thread, 1);
+    /* the close beacon is sent by the SDK's delivery thread */
+    screen = be_sdk_moments_screen(shut.sdk, r.response);
+    CHECK(screen != NULL);
+    CHECK_INT(be_offer_screen_close(screen), BE_OK);
+    CHECK_INT(be_sdk_flush(shut.sdk, 60000), BE_OK);
+    CHECK(shut.on_other_thread >= 1);
+    pthread_mutex_lock(&log.lock);
+    CHECK_INT(log.errors, shut.on_test_thread + shut.on_other_thread);
+    pthread_mutex_unlock(&log.lock);
+    be_offer_screen_free(screen);
+    test_result_dispose(&r);
+    be_sdk_shutdown(shut.sdk, 1000); /* from outside send: it shuts down */
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_a_request_carries_what_libcurl_would_send);
     RUN(test_a_host_that_never_answers_times_out_and_may_answer_late);
     RUN(test_an_answer_from_another_thread_after_shutdown_is_ignored);
     RUN(test_images_and_zone_ads_go_through_the_host);
+    RUN(test_impossible_sizes_are_refused_before_a_byte_is_read);
+    RUN(test_an_over_cap_body_is_never_copied);
+    RUN(test_an_accepted_image_is_copied_once);
+    RUN(test_shutdown_inside_send_is_refused_on_any_thread);
     curl_global_cleanup();
     return test_finish();
 }
