@@ -9,10 +9,7 @@
  * marked unsafe and its library calls refuse at once. The parent handler opens the gate again; the child handler
  * makes it anew (the threads it counted do not exist in the child).
  *
- * The state lives in one be_fork_gate the engine allocates; the handlers find it through a pointer that
- * be_fork_gate_install stores. Everything here is static inline, so each object file that uses the slot has its own
- * copy of it: the engine calls be_fork_gate_install from one place only, and the handlers it registers read the
- * same copy. */
+ * The state is C's own (be_fork_gate_get), not a Swift global: a child must not meet a lazy initialiser's lock. */
 #ifndef BLINKENGAGE_FORK_GATE_H
 #define BLINKENGAGE_FORK_GATE_H
 #include <errno.h>
@@ -89,15 +86,15 @@ static inline void be_fork_gate_resume(be_fork_gate *gate, intptr_t depth) {
     pthread_setspecific(gate->depth, (void *)depth);
 }
 
-/* Where the handlers find the gate: a static of this function (a static variable of the header itself is not
- * emitted into Swift's objects). */
-static inline be_fork_gate **be_fork_gate_slot(void) {
-    static be_fork_gate *installed;
-    return &installed;
+/* The one gate: static storage of this function. Only ForkGate.swift calls into this header, so the process has
+ * one copy of it (a static of a static inline function is per object file). */
+static inline be_fork_gate *be_fork_gate_storage(void) {
+    static be_fork_gate gate;
+    return &gate;
 }
 
 static inline void be_fork_gate_prepare(void) {
-    be_fork_gate *gate = *be_fork_gate_slot();
+    be_fork_gate *gate = be_fork_gate_storage();
     int self = be_fork_gate_depth(gate) > 0; /* a fork from inside a library call (a callback) counts itself */
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
@@ -119,14 +116,14 @@ static inline void be_fork_gate_prepare(void) {
 }
 
 static inline void be_fork_gate_parent(void) {
-    be_fork_gate *gate = *be_fork_gate_slot();
+    be_fork_gate *gate = be_fork_gate_storage();
     __atomic_store_n(&gate->closing, 0, __ATOMIC_SEQ_CST);
     pthread_cond_broadcast(&gate->changed);
     pthread_mutex_unlock(&gate->lock);
 }
 
 static inline void be_fork_gate_child(void) {
-    be_fork_gate *gate = *be_fork_gate_slot();
+    be_fork_gate *gate = be_fork_gate_storage();
     int self = be_fork_gate_depth(gate) > 0;
     /* Threads still inside (beyond this one) when the bound passed were somewhere in the library: not safe. */
     if (!gate->drained) gate->child_unsafe = 1;
@@ -136,17 +133,25 @@ static inline void be_fork_gate_child(void) {
     pthread_cond_init(&gate->changed, NULL);
 }
 
-/* Sets `gate` up and registers the handlers; 0 on success. Call once. */
-static inline int be_fork_gate_install(be_fork_gate *gate, int bound_ms) {
+static inline void be_fork_gate_setup(void) {
+    be_fork_gate *gate = be_fork_gate_storage();
     gate->inside = 0;
     gate->closing = 0;
     gate->drained = 0;
     gate->child_unsafe = 0;
-    gate->bound_ms = bound_ms;
-    if (pthread_key_create(&gate->depth, NULL) != 0) return -1;
+    gate->bound_ms = 2000;
+    pthread_key_create(&gate->depth, NULL);
     pthread_mutex_init(&gate->lock, NULL);
     pthread_cond_init(&gate->changed, NULL);
-    *be_fork_gate_slot() = gate;
-    return pthread_atfork(be_fork_gate_prepare, be_fork_gate_parent, be_fork_gate_child);
+    pthread_atfork(be_fork_gate_prepare, be_fork_gate_parent, be_fork_gate_child);
 }
+
+/* The gate, set up (and its handlers registered) on first use: pthread_once, whose finished state a child
+ * inherits as finished. */
+static inline be_fork_gate *be_fork_gate_get(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, be_fork_gate_setup);
+    return be_fork_gate_storage();
+}
+
 #endif

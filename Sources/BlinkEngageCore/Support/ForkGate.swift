@@ -1,21 +1,12 @@
 internal import CSystemShims
 
 /// The process's fork gate (`CSystemShims/fork_gate.h`): threads running the library hold it; `fork()` waits,
-/// at most `boundMilliseconds`, until only the forking thread does, so a child never inherits a lock that a
-/// thread of the library (or the Swift runtime under it) held. Installed with the first SDK.
+/// at most 2 s (`be_fork_gate_setup`), until only the forking thread does, so a child never inherits a lock that
+/// a thread of the library (or the Swift runtime under it) held. Past the bound the child's library calls refuse
+/// (BE_ERR_INVALID_STATE) instead of risking a lock no thread will ever release. Set up on first use.
 public enum ForkGate {
-    /// How long `fork()` waits for the library's threads to reach a safe point. Past it the child's library
-    /// calls refuse (BE_ERR_INVALID_STATE) instead of risking a lock no thread will ever release.
-    public static let boundMilliseconds: Int32 = 2000
-
-    // Safe: written once, in `gate`'s initialiser (swift_once); afterwards only its address is used, and every
-    // access to the pointee goes through the C functions' atomics and mutex.
-    nonisolated(unsafe) private static let gate: UnsafeMutablePointer<be_fork_gate> = {
-        let gate = UnsafeMutablePointer<be_fork_gate>.allocate(capacity: 1)
-        gate.initialize(to: be_fork_gate())
-        _ = be_fork_gate_install(gate, boundMilliseconds)
-        return gate
-    }()
+    /// The gate's C state (set up on first use, by pthread_once).
+    private static var gate: UnsafeMutablePointer<be_fork_gate> { be_fork_gate_get() }
 
     /// Installs the gate's handlers (an SDK's start does it, before it makes a thread).
     static func install() { _ = gate }

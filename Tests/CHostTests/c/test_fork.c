@@ -12,7 +12,7 @@
 typedef struct {
     be_sdk *sdk;
     const be_offer *offer; /* of a feed the main thread holds */
-    volatile int stop;
+    int stop; /* atomic */
     int rounds;
 } work;
 
@@ -27,7 +27,7 @@ static void *worker(void *argument) {
     char image_url[512];
     snprintf(image_url, sizeof image_url, "%s/cdn/campaigns/1201/main.png", sandbox_url());
     be_moments_request_set_payload(request, "placement", "checkout");
-    while (!w->stop) {
+    while (!__atomic_load_n(&w->stop, __ATOMIC_RELAXED)) {
         test_result r;
         be_offer_feed_event *event = be_offer_feed_event_new_with_offer(w->offer, BE_OFFER_FEED_EVENT_DID_TAP);
         test_result_init(&r);
@@ -104,14 +104,14 @@ static void test_children_of_a_busy_process_start_their_own_sdk(void) {
             failed++;
         }
     }
-    w.stop = 1;
+    __atomic_store_n(&w.stop, 1, __ATOMIC_RELAXED);
     for (i = 0; i < WORKERS; i++) pthread_join(threads[i], NULL);
     printf("forks: %d, completed %d, hung %d, crashed %d, failed %d; the workers made %d rounds meanwhile\n", forks,
-           completed, hung, crashed, failed, w.rounds);
+           completed, hung, crashed, failed, __atomic_load_n(&w.rounds, __ATOMIC_RELAXED));
     CHECK_INT(completed, forks);
     CHECK_INT(hung, 0);
     CHECK_INT(crashed, 0);
-    CHECK(w.rounds > 0);
+    CHECK(__atomic_load_n(&w.rounds, __ATOMIC_RELAXED) > 0);
     be_sdk_shutdown(w.sdk, 1000);
     test_result_dispose(&feed);
     be_config_free(config);
