@@ -203,6 +203,23 @@ PY
 } | tee "$report"
 # BENCH_ONLY=swift: the Swift surface's table alone, printed; BENCHMARKS.md stays as it is.
 [ -z "$only" ] || { rm -f "$report"; exit 0; }
+# Peak memory of a host transport's answers: test_host_transport's measured cases, against the sandbox, with the
+# release library.
+cc -std=c99 -O2 -DBE_TEST_HOST_TRANSPORT -Iinclude Tests/CHostTests/c/test_host_transport.c -o "$work/test_host_transport" \
+  -Ldist/lib -l:libblinkengage.so.1 -lcurl -lpthread -Wl,-rpath,"$top/dist/lib"
+coproc SANDBOX { exec python3 sandbox/server.py --exit-on-stdin-eof; }
+read -r line <&"${SANDBOX[0]}"
+memory=$(BE_SANDBOX_URL="${line#listening on }" "$work/test_host_transport" | grep "peak RSS" | sed 's/^/- /')
+kill "$SANDBOX_PID" 2>/dev/null || true
+{
+  echo
+  echo "## Peak memory of a host transport's answers: $(date -u +%Y-%m-%d)"
+  echo
+  echo "VmHWM growth from the moment the host completes the request, its own buffer already resident"
+  echo "(test_host_transport, release library):"
+  echo
+  echo "$memory"
+} >> "$report"
 {
   echo "# Benchmarks"
   echo

@@ -28,11 +28,16 @@ func optionalHostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws
 }
 
 /// Runs an engine call and turns its failure into a `be_status`, recording the thread's error message.
+/// The refusal of a call in a child the fork gate could not make safe, out of line: this path is all but never
+/// taken.
+@inline(never)
+func refusedInUnsafeChild() -> be_status {
+    LastError.set(ForkGate.refusal.message)
+    return BE_ERR_INVALID_STATE
+}
+
 func statusCall(_ body: () throws(EngineFailure) -> Void) -> be_status {
-    guard ForkGate.enter() else {
-        LastError.set(ForkGate.refusal.message)
-        return BE_ERR_INVALID_STATE
-    }
+    guard ForkGate.enter() else { return refusedInUnsafeChild() }
     defer { ForkGate.leave() }
     do {
         try body()
@@ -46,7 +51,7 @@ func statusCall(_ body: () throws(EngineFailure) -> Void) -> be_status {
 /// Runs an engine call that returns a value; on failure records the message and returns nil.
 func valueCall<Value>(_ body: () throws(EngineFailure) -> Value?) -> Value? {
     guard ForkGate.enter() else {
-        LastError.set(ForkGate.refusal.message)
+        _ = refusedInUnsafeChild()
         return nil
     }
     defer { ForkGate.leave() }
