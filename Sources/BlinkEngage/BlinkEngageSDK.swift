@@ -8,8 +8,8 @@ internal import BlinkEngageCore
 ///
 /// Completion handlers run on the SDK's callback thread (`be-callbacks`) by default, or, with
 /// ``BlinkEngageConfiguration/CallbackMode/dispatch``, inside ``dispatch(maximum:)`` on the thread that calls it:
-/// one at a time, never inside the call that registered them. An `async` call needs neither: the SDK thread that
-/// finishes it resumes the waiting task, which goes on on its own executor (no hop through the callback thread).
+/// one at a time, never inside the call that registered them. An `async` call is resumed from there too, and the
+/// waiting task goes on on its own executor.
 public final class BlinkEngageSDK: Sendable {
     /// The instance for apps that want one: ``start(_:)`` it once, early.
     public static let shared = BlinkEngageSDK()

@@ -61,7 +61,7 @@ extension BlinkEngageSDK {
                                               payload: payload, campaignId: campaignId)
         return try await awaitCompletion { (resume: @escaping @Sendable (Result<BlinkEngageMomentsResponse, any Error>) -> Void) throws(BlinkEngageError) in
             try call { (engine: SDK) throws(EngineFailure) in
-                try engine.fetchMomentsOffers(request, delivery: .immediate) { result in
+                try engine.fetchMomentsOffers(request) { result in
                     resume(result.map(BlinkEngageMomentsResponse.init).mapError(\.momentsError))
                 }
             }

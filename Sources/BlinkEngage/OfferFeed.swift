@@ -112,7 +112,7 @@ extension BlinkEngageSDK {
     public func loadOfferFeed() async throws -> BlinkEngageOfferFeed {
         try await awaitCompletion { (resume: @escaping @Sendable (Result<BlinkEngageOfferFeed, any Error>) -> Void) throws(BlinkEngageError) in
             try call { (engine: SDK) throws(EngineFailure) in
-                try engine.loadOfferFeed(delivery: .immediate) { result in
+                try engine.loadOfferFeed { result in
                     resume(result.map(BlinkEngageOfferFeed.init).mapError(\.feedError))
                 }
             }

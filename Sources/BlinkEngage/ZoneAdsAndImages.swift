@@ -47,14 +47,8 @@ extension BlinkEngageSDK {
     /// - Throws: ``BlinkEngageError/invalidArgument(_:)`` for an empty zone, ``BlinkEngageError/invalidState(_:)``
     ///   without a zone ad URL.
     public func fetchZoneAd(_ zoneID: String, completion: @escaping @Sendable (Result<BlinkEngageZoneAd, any Error>) -> Void) throws(BlinkEngageError) {
-        try fetchZoneAd(zoneID, delivery: .callbackQueue, completion: completion)
-    }
-
-    private func fetchZoneAd(
-        _ zoneID: String, delivery: SDK.Delivery, completion: @escaping @Sendable (Result<BlinkEngageZoneAd, any Error>) -> Void
-    ) throws(BlinkEngageError) {
         try call { (engine: SDK) throws(EngineFailure) in
-            try engine.fetchZoneAd(zoneID: zoneID, delivery: delivery) { result in
+            try engine.fetchZoneAd(zoneID: zoneID) { result in
                 completion(result.map(BlinkEngageZoneAd.init).mapError(\.serviceError))
             }
         }
@@ -63,7 +57,7 @@ extension BlinkEngageSDK {
     /// Fetches the ad of one zone; errors are ``BlinkEngageServiceError`` in domain `BlinkEngageZoneAd`.
     public func fetchZoneAd(_ zoneID: String) async throws -> BlinkEngageZoneAd {
         try await awaitCompletion { (resume: @escaping @Sendable (Result<BlinkEngageZoneAd, any Error>) -> Void) throws(BlinkEngageError) in
-            try fetchZoneAd(zoneID, delivery: .immediate, completion: resume)
+            try fetchZoneAd(zoneID, completion: resume)
         }
     }
 
@@ -76,21 +70,15 @@ extension BlinkEngageSDK {
     /// share one request. `completion` runs exactly once, on the SDK's callback thread (or in
     /// ``dispatch(maximum:)``), also for an invalid URL (domain `BlinkEngageImage`, code 5).
     public func fetchImage(_ url: String, completion: @escaping @Sendable (Result<BlinkEngageImage, any Error>) -> Void) throws(BlinkEngageError) {
-        try fetchImage(url, delivery: .callbackQueue, completion: completion)
-    }
-
-    private func fetchImage(
-        _ url: String, delivery: SDK.Delivery, completion: @escaping @Sendable (Result<BlinkEngageImage, any Error>) -> Void
-    ) throws(BlinkEngageError) {
         try call { (engine: SDK) throws(EngineFailure) in
-            try engine.fetchImage(url: url, delivery: delivery) { result in completion(result.map(BlinkEngageImage.init).mapError(\.serviceError)) }
+            try engine.fetchImage(url: url) { result in completion(result.map(BlinkEngageImage.init).mapError(\.serviceError)) }
         }
     }
 
     /// Fetches an image; errors are ``BlinkEngageServiceError`` in domain `BlinkEngageImage`.
     public func fetchImage(_ url: String) async throws -> BlinkEngageImage {
         try await awaitCompletion { (resume: @escaping @Sendable (Result<BlinkEngageImage, any Error>) -> Void) throws(BlinkEngageError) in
-            try fetchImage(url, delivery: .immediate, completion: resume)
+            try fetchImage(url, completion: resume)
         }
     }
 }

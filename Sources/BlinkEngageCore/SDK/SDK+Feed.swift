@@ -20,11 +20,11 @@ extension SDK {
         }
     }
 
-    /// Loads the feed (or joins the load in progress). `completion` runs exactly once, as `delivery` says.
-    public func loadOfferFeed(
-        delivery: Delivery = .callbackQueue, _ completion: @escaping @Sendable (Result<OfferFeed, ServiceError>) -> Void
-    ) throws(EngineFailure) {
-        try hostCall { () throws(EngineFailure) in feedLoader.load(handing(completion, delivery)) }
+    /// Loads the feed (or joins the load in progress). `completion` runs exactly once on the callback queue.
+    public func loadOfferFeed(_ completion: @escaping @Sendable (Result<OfferFeed, ServiceError>) -> Void) throws(EngineFailure) {
+        try hostCall { () throws(EngineFailure) in
+            feedLoader.load { [callbacks] result in callbacks.enqueue { completion(result) } }
+        }
     }
 
     /// The newest successfully loaded feed.

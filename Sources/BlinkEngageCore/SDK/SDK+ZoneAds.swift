@@ -1,9 +1,9 @@
 
 /// Legacy zone ads (PROTOCOL.md section 5).
 extension SDK {
-    /// Fetches the ad of one zone. `completion` runs exactly once, as `delivery` says.
+    /// Fetches the ad of one zone. `completion` runs exactly once on the callback queue.
     public func fetchZoneAd(
-        zoneID: String, delivery: Delivery = .callbackQueue, completion: @escaping @Sendable (Result<ZoneAd, ServiceError>) -> Void
+        zoneID: String, completion: @escaping @Sendable (Result<ZoneAd, ServiceError>) -> Void
     ) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
             guard !zoneID.isEmpty else { throw .invalidArgument("zone_id is empty") }
@@ -12,11 +12,10 @@ extension SDK {
             let request = HTTPRequest(
                 method: .get, url: url, headers: [("Accept", "text/plain, */*"), ("User-Agent", configuration.effectiveUserAgent)],
                 timeoutMilliseconds: configuration.timeoutMilliseconds, maximumBodyBytes: 64 * 1024)
-            let handOver = handing(completion, delivery)
-            transport.send(request) { [logger] outcome in
+            transport.send(request) { [callbacks, logger] outcome in
                 let result = ZoneAdParser.decode(outcome, zoneID: zoneID)
                 if case .failure(let error) = result, error.domain != .cancelled { logger.info("zone ad \(zoneID): \(error.message)") }
-                handOver(result)
+                callbacks.enqueue { completion(result) }
             }
         }
     }

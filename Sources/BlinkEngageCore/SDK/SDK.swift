@@ -194,43 +194,29 @@ public final class SDK: Sendable {
         return try body()
     }
 
-    /// Where an operation's completion runs.
-    public enum Delivery: Sendable {
-        /// On the callback queue: the SDK's callback thread, or `dispatch` in dispatch mode; one at a time, never
-        /// inside the call that started the operation. What host callbacks get.
-        case callbackQueue
-        /// On whichever SDK thread finishes the operation (or inside the call, when it finishes there), at once.
-        /// Only for a completion that hands the result on and returns, such as resuming a continuation: it saves
-        /// the hop through the callback queue.
-        case immediate
+    /// Delivers `result` to `completion` through the callback queue (never inside the caller's call).
+    func deliver<Value: Sendable>(_ result: Result<Value, ServiceError>, to completion: @escaping @Sendable (Result<Value, ServiceError>) -> Void) {
+        callbacks.enqueue { completion(result) }
     }
 
-    /// `completion` as `delivery` says it runs.
-    func handing<Value: Sendable>(
-        _ completion: @escaping @Sendable (Result<Value, ServiceError>) -> Void, _ delivery: Delivery
-    ) -> @Sendable (Result<Value, ServiceError>) -> Void {
-        guard delivery == .callbackQueue else { return completion }
-        let callbacks = self.callbacks
-        return { result in callbacks.enqueue { completion(result) } }
-    }
-
-    /// Fetches Moments API offers. `completion` runs exactly once, as `delivery` says. An equal request
+    /// Fetches Moments API offers. `completion` runs exactly once on the callback queue. An equal request
     /// prefetched within the TTL is answered from the prefetch, without a request.
     public func fetchMomentsOffers(
-        _ request: MomentsRequest, delivery: Delivery = .callbackQueue,
-        completion: @escaping @Sendable (Result<MomentsResponse, ServiceError>) -> Void
+        _ request: MomentsRequest, completion: @escaping @Sendable (Result<MomentsResponse, ServiceError>) -> Void
     ) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
             let signals = privacySignals
-            let handOver = handing(completion, delivery)
-            switch prefetches.claim(PrefetchCache.Key(request: request, privacy: signals), waiter: handOver) {
+            let callbacks = self.callbacks
+            switch prefetches.claim(PrefetchCache.Key(request: request, privacy: signals), waiter: { result in
+                callbacks.enqueue { completion(result) }
+            }) {
             case .ready(let response):
                 logger.debug("Moments fetch answered from a prefetch")
-                handOver(.success(response))
+                deliver(.success(response), to: completion)
             case .joined:
                 logger.debug("Moments fetch joined the prefetch in flight")
             case .miss:
-                sendMoments(request, privacy: signals, completion: handOver)
+                sendMoments(request, privacy: signals) { result in callbacks.enqueue { completion(result) } }
             }
         }
     }
