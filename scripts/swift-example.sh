@@ -4,14 +4,17 @@
 # sees fails here.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
-swift build --package-path "$top/examples-swift" >/dev/null
+build_log="$(mktemp)"
+trap 'rm -f "$build_log"' EXIT
+swift build --package-path "$top/examples-swift" >"$build_log" 2>&1 || { cat "$build_log"; exit 1; }
 
 coproc SANDBOX { exec python3 "$top/sandbox/server.py" --exit-on-stdin-eof; }
-trap 'kill "$SANDBOX_PID" 2>/dev/null || true' EXIT
+trap 'kill "$SANDBOX_PID" 2>/dev/null || true; rm -f "$build_log"' EXIT
 read -r line <&"${SANDBOX[0]}"
 url="${line#listening on }"
 
-output="$(swift run --skip-build --package-path "$top/examples-swift" offers "$url/native/v4")"
+output="$(swift run --skip-build --package-path "$top/examples-swift" offers "$url/native/v4" 2>&1)" \
+  || { echo "swift-example: the example failed: $output" >&2; exit 1; }
 echo "$output"
 offers=$(grep -c '^[0-9]*: .* -> https://' <<<"$output" || true)
 if [ "$offers" -ne 3 ] || ! grep -q '^styles: popup background #FFFFFF$' <<<"$output"; then
