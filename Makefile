@@ -4,6 +4,7 @@
 # make dist   builds the self-contained release library into dist/
 # make cli    builds the blinkengage command into dist/bin (make install installs it with its man page)
 # make wheel  builds the Python wheel into build/wheel
+# make unity-package  the C# binding as a Unity package, with the library, into build/unity
 # make bench  runs the benchmarks under bench/
 # make install PREFIX=/usr/local   installs the release library, header, pkg-config file and CMake package
 # make docs   renders the API reference from the header into build/docs/html
@@ -19,7 +20,7 @@ CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo demo-window test dist cli wheel bench install docs clean fuzz check-tsan check-asan
+.PHONY: all deps build demo demo-window test dist cli wheel unity-package bench install docs clean fuzz check-tsan check-asan
 
 all: build
 
@@ -40,6 +41,7 @@ test: build cli docs wheel
 	$(SWIFT) build --build-tests
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
 	scripts/swift-example.sh
+	scripts/csharp-test.sh "$(DIST)"
 	scripts/fuzz.sh run 3
 	scripts/check-sanitizer.sh thread
 	scripts/check-sanitizer.sh address
@@ -77,6 +79,15 @@ cli: dist
 # The Python wheel (bindings/python) with the release library inside, tagged by auditwheel.
 wheel: dist
 	scripts/wheel.sh "$(DIST)" build/wheel
+
+# The Unity package (UPM) with the release library in Plugins/x86_64, in build/unity/com.blinkengage.sdk: add it in
+# Unity's Package Manager from disk. Its Tests and Examples run with Mono in make test, not in Unity.
+unity-package: dist
+	rm -rf build/unity && mkdir -p build/unity
+	cp -r bindings/csharp build/unity/com.blinkengage.sdk
+	rm -rf build/unity/com.blinkengage.sdk/Tests build/unity/com.blinkengage.sdk/Examples
+	cp "$(DIST)/lib/libblinkengage.so.1" build/unity/com.blinkengage.sdk/Plugins/x86_64/libblinkengage.so
+	@echo "unity-package: build/unity/com.blinkengage.sdk"
 
 install:
 	@[ -f "$(DIST)/bin/blinkengage" ] || $(MAKE) cli

@@ -25,6 +25,10 @@ pkg-config --exists sdl2 SDL2_image SDL2_ttf 2>/dev/null || missing+=(libsdl2-de
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 command -v xvfb-run >/dev/null || missing+=(xvfb)
 command -v xauth >/dev/null || missing+=(xauth)
+# The C# binding: Debian's Mono (mcs, the 4.7.2 reference profile, full AOT). The Java binding: a JDK and JUnit 4.
+command -v mcs >/dev/null && [ -d /usr/lib/mono/4.7.2-api ] || missing+=(mono-mcs mono-devel)
+command -v javac >/dev/null && command -v jar >/dev/null || missing+=(openjdk-17-jdk-headless)
+[ -f /usr/share/java/junit4.jar ] || missing+=(junit4)
 # The Rust crate: cargo (Debian's, when the machine has none) and bindgen, which checks its declarations.
 command -v cargo >/dev/null || missing+=(cargo)
 command -v bindgen >/dev/null || missing+=(bindgen)
