@@ -42,6 +42,7 @@ test: build cli docs wheel
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
 	scripts/swift-example.sh
 	scripts/csharp-test.sh "$(DIST)"
+	scripts/java-test.sh "$(DIST)"
 	scripts/fuzz.sh run 3
 	scripts/check-sanitizer.sh thread
 	scripts/check-sanitizer.sh address

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The Java binding (bindings/java) with Debian's JDK 17 and JUnit 4: builds the JNI shim against the release
+# library and the jar with javac and jar (no Gradle or Maven), runs the JUnit suites against the sandbox twice,
+# plainly and under -Xcheck:jni (any JNI warning fails), and the README's example.   scripts/java-test.sh DIST_DIR
+set -euo pipefail
+top="$(cd "$(dirname "$0")/.." && pwd)"
+dist="$(cd "${1:-$top/dist}" && pwd)"
+pkg="$top/bindings/java"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+java_home="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
+junit="/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar"
+
+gcc -std=c11 -O2 -Wall -Wextra -Werror -fPIC -shared -I "$java_home/include" -I "$java_home/include/linux" -I "$top/include" \
+    "$pkg/jni/blinkengage_jni.c" -o "$work/libblinkengage_jni.so" -L "$dist/lib" -l:libblinkengage.so.1 -Wl,-rpath,"$dist/lib"
+javac --release 17 -Xlint:all -Werror -d "$work/classes" $(find "$pkg/src/main" -name '*.java')
+jar --create --file "$work/blinkengage.jar" -C "$work/classes" .
+javac --release 17 -d "$work/test" -cp "$work/blinkengage.jar:$junit" $(find "$pkg/src/test" -name '*.java')
+javac --release 17 -Xlint:all -Werror -d "$work/examples" -cp "$work/blinkengage.jar" "$pkg/examples/Offers.java"
+"$top/scripts/header-abi.py" "$top/include/blinkengage.h" > "$work/header.abi"
+
+run() {
+  java "$@" -Djava.library.path="$work" -Dblinkengage.top="$top" -Dblinkengage.header.abi="$work/header.abi" \
+       -cp "$work/blinkengage.jar:$work/test:$junit" org.junit.runner.JUnitCore \
+       com.blinkengage.HeaderTest com.blinkengage.SdkTest com.blinkengage.SoakTest
+}
+echo "java: the suite"
+run
+echo "java: the suite under -Xcheck:jni"
+run -Xcheck:jni 2>&1 | tee "$work/checked.txt"
+grep -q '^OK (' "$work/checked.txt" || { echo "java: the suite failed under -Xcheck:jni" >&2; exit 1; }
+if grep -E 'WARNING|FATAL ERROR in native method' "$work/checked.txt"; then
+  echo "java: -Xcheck:jni reported the lines above" >&2
+  exit 1
+fi
+
+echo "java: the README's example against a sandbox"
+coproc SANDBOX { exec python3 "$top/sandbox/server.py" --exit-on-stdin-eof 2>/dev/null; }
+read -r line <&"${SANDBOX[0]}"
+java -Djava.library.path="$work" -cp "$work/blinkengage.jar:$work/examples" Offers "${line#listening on }/native/v4" | tee "$work/offers.txt"
+kill "$SANDBOX_PID" 2>/dev/null || true
+grep -q "^3 offers$" "$work/offers.txt"
