@@ -9,7 +9,8 @@
 #                   naive tracker (one blocking libcurl POST per event)
 # Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 8000) and
 # BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 40) how many turns the fetch contenders take;
-# BENCH_ONLY=swift runs only the Swift surface against the C API, and prints it.
+# BENCH_ONLY=swift runs only the Swift surface against the C API, BENCH_ONLY=bindings only the C# and Java bindings
+# against it, and prints that table.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -66,6 +67,14 @@ cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/report_blinkengage.c -o "$work/rep
 # The Swift surface in release, as a Swift app would build it (its own scratch path: the flags differ from dist's).
 BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --product SwiftSurfaceBench >/dev/null
 swift_bench="$(BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --show-bin-path)/SwiftSurfaceBench"
+# The C# and Java bindings, and their benchmark programs beside field_blinkengage.c.
+scripts/bindings-build.sh "$work/bindings" dist
+mcs -sdk:4.7.2 -optimize -r:"$work/bindings/BlinkEngage.dll" -r:System.Core.dll -out:"$work/bindings/BindingBench.exe" bench/BindingBench.cs
+javac --release 17 -d "$work/bindings" -cp "$work/bindings/blinkengage.jar" bench/BindingBench.java
+cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/field_blinkengage.c -o "$work/field_blinkengage" \
+  -Ldist/lib -l:libblinkengage.so.1 -Wl,-rpath,"$top/dist/lib"
+csharp_bench="env LD_LIBRARY_PATH=$top/dist/lib mono $work/bindings/BindingBench.exe"
+java_bench="java -Djava.library.path=$work/bindings -cp $work/bindings/blinkengage.jar:$work/bindings BindingBench"
 
 contenders="simdjson jansson urlsession blinkengage blinkengage_dispatch_io"
 label() { case $1 in simdjson) echo "libcurl + simdjson (the floor)";; jansson) echo "C: libcurl + jansson";;
@@ -155,6 +164,7 @@ report=$(mktemp)
       echo
     done
   done
+  if [ "$only" != bindings ]; then
   echo "## The Swift surface against the C API: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
   echo "$rounds rounds; in each the two contenders run back to back, client on core $client_core, nginx on core $server_core."
@@ -197,11 +207,51 @@ PY
     "$work/fetch_blinkengage $base/m3 CALLS sdk-callbacks" "$swift_bench fetch $base/m3 CALLS async"
   swift_pair "one feed event report on the caller's thread" "$work/report_blinkengage $base CALLS" "$swift_bench report $base CALLS"
   echo
+  fi
+  if [ "$only" != swift ]; then
+  echo "## The C# and Java bindings against the C API: $(nproc) cores, $(date -u +%Y-%m-%d)"
+  echo
+  echo "$rounds rounds; in each the C program and the binding's run back to back on core $client_core (nginx on core"
+  echo "$server_core), the binding in a process of its own (Mono $(mono --version | sed -n 's/.*version \([0-9.]*\).*/\1/p;q'), OpenJDK"
+  echo "$(java -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p;q')): the ratio is the binding's median / C's within each round."
+  echo "Fetch: $per_round fetches of the 3-offer answer with every field read, callbacks in dispatch; report: $per_round"
+  echo "did_tap reports, each timed; field: $per_round batches of 1,000 reads of one offer's \"title\" by key (µs per read)."
+  echo "Each binding's program first makes as many untimed calls as it times (its JIT's warm-up). No instruction counts:"
+  echo "valgrind does not run them."
+  echo
+  echo "| what | C API | binding | ratio (range) |"
+  echo "|---|---|---|---|"
+  binding_pair() {
+    local results; results=$(mktemp)
+    for _ in $(seq "$rounds"); do
+      read -r c_median _ < <(taskset -c "$client_core" ${2//CALLS/$per_round})
+      read -r b_median _ < <(taskset -c "$client_core" ${3//CALLS/$per_round})
+      echo "$c_median $b_median" >> "$results"
+    done
+    python3 - "$results" "$1" <<'PY'
+import statistics, sys
+path, label = sys.argv[1:]
+rows = [tuple(map(float, line.split()[:2])) for line in open(path)]
+ratios = sorted(b / c for c, b in rows)
+print(f"| {label} | {statistics.median(c for c, _ in rows):.3f} µs | {statistics.median(b for _, b in rows):.3f} µs "
+      f"| **{statistics.median(ratios):.2f}x** ({ratios[0]:.2f}–{ratios[-1]:.2f}) |")
+PY
+    rm -f "$results"
+  }
+  for binding in csharp java; do
+    program=$([ $binding = csharp ] && echo "$csharp_bench" || echo "$java_bench")
+    name=$([ $binding = csharp ] && echo "C#" || echo "Java")
+    binding_pair "$name: fetch + decode" "$work/fetch_blinkengage $base/m3 CALLS" "$program fetch $base/m3 CALLS"
+    binding_pair "$name: one feed event report" "$work/report_blinkengage $base CALLS" "$program report $base CALLS"
+    binding_pair "$name: one offer field read" "$work/field_blinkengage $base/m3 CALLS" "$program field $base/m3 CALLS"
+  done
+  echo
+  fi
   echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
   [ -n "$only" ] || "$work/tracking_bench" "$base" "${BENCH_EVENTS:-5000}"
 } | tee "$report"
-# BENCH_ONLY=swift: the Swift surface's table alone, printed; BENCHMARKS.md stays as it is.
+# BENCH_ONLY=swift or bindings: that table alone, printed; BENCHMARKS.md stays as it is.
 [ -z "$only" ] || { rm -f "$report"; exit 0; }
 # Peak memory of a host transport's answers: test_host_transport's measured cases, against the sandbox, with the
 # release library.

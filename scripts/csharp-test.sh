@@ -11,7 +11,7 @@ pkg="$top/bindings/csharp"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-mcs -sdk:4.7.2 -unsafe -target:library -warnaserror -out:"$work/BlinkEngage.dll" "$pkg"/Runtime/*.cs
+"$top/scripts/bindings-build.sh" "$work" "$dist" csharp
 mcs -sdk:4.7.2 -warnaserror -r:"$work/BlinkEngage.dll" -r:System.Core.dll -out:"$work/BlinkEngage.Tests.exe" "$pkg"/Tests/*.cs
 mcs -sdk:4.7.2 -warnaserror -r:"$work/BlinkEngage.dll" -out:"$work/Offers.exe" "$pkg"/Examples/Offers.cs
 python3 "$pkg/Tests/check_package.py" "$pkg"

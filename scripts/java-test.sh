@@ -8,13 +8,9 @@ dist="$(cd "${1:-$top/dist}" && pwd)"
 pkg="$top/bindings/java"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-java_home="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
 junit="/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar"
 
-gcc -std=c11 -O2 -Wall -Wextra -Werror -fPIC -shared -I "$java_home/include" -I "$java_home/include/linux" -I "$top/include" \
-    "$pkg/jni/blinkengage_jni.c" -o "$work/libblinkengage_jni.so" -L "$dist/lib" -l:libblinkengage.so.1 -Wl,-rpath,"$dist/lib"
-javac --release 17 -Xlint:all -Werror -d "$work/classes" $(find "$pkg/src/main" -name '*.java')
-jar --create --file "$work/blinkengage.jar" -C "$work/classes" .
+"$top/scripts/bindings-build.sh" "$work" "$dist" java
 javac --release 17 -d "$work/test" -cp "$work/blinkengage.jar:$junit" $(find "$pkg/src/test" -name '*.java')
 javac --release 17 -Xlint:all -Werror -d "$work/examples" -cp "$work/blinkengage.jar" "$pkg/examples/Offers.java"
 "$top/scripts/header-abi.py" "$top/include/blinkengage.h" > "$work/header.abi"

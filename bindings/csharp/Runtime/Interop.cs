@@ -24,6 +24,8 @@ namespace BlinkEngage
         {
             if (value == null) return null;
             if (value.IndexOf('\0') >= 0) throw new ArgumentException("contains a NUL character", parameter);
+            var ascii = Ascii(value);
+            if (ascii != null) return ascii;
             try
             {
                 var bytes = new byte[Strict.GetByteCount(value) + 1];
@@ -34,6 +36,19 @@ namespace BlinkEngage
             {
                 throw new ArgumentException("is not valid UTF-16 text: " + e.Message, parameter);
             }
+        }
+
+        // Most keys, ids and URLs are ASCII: copied without the encoder's two passes.
+        static byte[] Ascii(string value)
+        {
+            var bytes = new byte[value.Length + 1];
+            for (var i = 0; i < value.Length; i++)
+            {
+                var c = value[i];
+                if (c >= 0x80) return null;
+                bytes[i] = (byte)c;
+            }
+            return bytes;
         }
 
         // A borrowed NUL-terminated UTF-8 string, copied; null for NULL.

@@ -13,7 +13,7 @@ public final class Offers {
              Sdk sdk = BlinkEngage.start(config);
              MomentsRequest request = new MomentsRequest().payload("placement", "checkout")) {
             CompletableFuture<MomentsResponse> offers = sdk.fetchMomentsOffers(request);
-            while (!offers.isDone()) { sdk.dispatch(); Thread.sleep(10); }   // the app's loop, like Android's looper
+            while (!offers.isDone()) { sdk.awaitCallbacks(1000); sdk.dispatch(); }   // the app's loop, like Android's looper
             try (MomentsResponse response = offers.get()) {
                 for (Offer offer : response.offers()) System.out.println(offer.id() + ": " + offer.title());
                 System.out.println(response.offers().size() + " offers");

@@ -14,7 +14,9 @@
  *  - Every call into Java is followed by an exception check: the Java side already catches what listeners throw
  *    (Callbacks.java), and anything left is described and cleared here, never left pending across native code.
  */
+#include <errno.h>
 #include <jni.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -347,6 +349,17 @@ JNI(jint, sdkSetUserIdentity, jlong handle, jbyteArray id) {
 JNI(jint, sdkClearUserIdentity, jlong handle) { UNUSED; return be_sdk_clear_user_identity(SDK(handle)); }
 JNI(jint, sdkDispatch, jlong handle, jint max) { UNUSED; return be_sdk_dispatch(SDK(handle), max); }
 JNI(jint, sdkDispatchFd, jlong handle) { UNUSED; return be_sdk_dispatch_fd(SDK(handle)); }
+/* Waits until the dispatch descriptor is readable, at most timeout_ms: 1 readable, 0 not, -1 in the other mode.
+ * Not a function of the header: the wait a loop of the host's would make with poll(2), for hosts without one. */
+JNI(jint, sdkAwaitDispatch, jlong handle, jint timeout_ms) {
+    UNUSED;
+    struct pollfd ready = {be_sdk_dispatch_fd(SDK(handle)), POLLIN, 0};
+    if (ready.fd < 0) return -1;
+    int got;
+    do got = poll(&ready, 1, timeout_ms); while (got < 0 && errno == EINTR);
+    return got > 0;
+}
+
 JNI(jint, sdkFlush, jlong handle, jint timeout_ms) {
     UNUSED;
     return be_sdk_flush(SDK(handle), timeout_ms < 0 ? 0 : (uint32_t)timeout_ms);

@@ -37,6 +37,7 @@ final class Native {
     static native int sdkClearUserIdentity(long sdk);
     static native int sdkDispatch(long sdk, int max);
     static native int sdkDispatchFd(long sdk);
+    static native int sdkAwaitDispatch(long sdk, int timeoutMs);
     static native int sdkFlush(long sdk, int timeoutMs);
     static native int sdkSetGdpr(long sdk, int applies, byte[] tcf);
     static native int sdkSetUsPrivacy(long sdk, byte[] value);

@@ -81,6 +81,20 @@ public final class Sdk extends NativeResource {
         }
     }
 
+    /**
+     * Blocks until callbacks wait for {@link #dispatch()} (the dispatch descriptor is readable) or {@code timeoutMs}
+     * passes: what a host's own loop thread does between dispatches when it has no poll loop. Returns whether
+     * callbacks wait; false at once in the other mode.
+     */
+    public boolean awaitCallbacks(int timeoutMs) {
+        long handle = acquire();
+        try {
+            return Native.sdkAwaitDispatch(handle, timeoutMs) > 0;
+        } finally {
+            release();
+        }
+    }
+
     public void setUserIdentity(String publisherUserId) {
         byte[] id = Text.encode(publisherUserId, "publisherUserId");
         check(h -> Native.sdkSetUserIdentity(h, id));

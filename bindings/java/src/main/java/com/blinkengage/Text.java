@@ -21,6 +21,8 @@ final class Text {
     static byte[] encodeNullable(String value, String parameter) {
         if (value == null) return null;
         if (value.indexOf('\0') >= 0) throw new IllegalArgumentException(parameter + " contains a NUL character");
+        byte[] ascii = ascii(value);
+        if (ascii != null) return ascii;
         try {
             ByteBuffer encoded = StandardCharsets.UTF_8.newEncoder()
                     .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
@@ -31,6 +33,18 @@ final class Text {
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException(parameter + " is not valid UTF-16 text", e);
         }
+    }
+
+    // Most keys, ids and URLs are ASCII: copied without an encoder (one is made per call otherwise).
+    private static byte[] ascii(String value) {
+        int length = value.length();
+        byte[] bytes = new byte[length + 1];
+        for (int i = 0; i < length; i++) {
+            char c = value.charAt(i);
+            if (c >= 0x80) return null;
+            bytes[i] = (byte) c;
+        }
+        return bytes;
     }
 
     static String decode(byte[] bytes) {

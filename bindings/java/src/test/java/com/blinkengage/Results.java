@@ -8,9 +8,9 @@ import static org.junit.Assert.fail;
 
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.concurrent.locks.LockSupport;
 
-/** Waits that dispatch on the calling thread until a condition holds, bounded so a broken build fails, not hangs. */
+/** Waits that dispatch on the calling thread until a condition holds, waiting on the dispatch descriptor in between,
+ *  bounded so a broken build fails, not hangs. */
 final class Results {
     private Results() {}
 
@@ -20,7 +20,7 @@ final class Results {
             sdk.dispatch();
             if (done.getAsBoolean()) return;
             if (System.nanoTime() > deadline) fail("timed out waiting for " + what);
-            LockSupport.parkNanos(1_000_000);
+            sdk.awaitCallbacks(100);
         }
     }
 
