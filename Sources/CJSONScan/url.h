@@ -24,8 +24,9 @@ static const uint8_t be_url_host_class[256] = {
 
 /* Whether `bytes` (`count` long) is a plain absolute http(s) URL: lower-case "http://" or "https://", a host of
  * labels of letters, digits and hyphens (each label not empty and starting with a letter or digit, the host at
- * most 253 bytes), an optional port 1...65535, then nothing or a path, query or fragment of printable ASCII
- * without the space. 1 or 0. */
+ * most 253 bytes, the last label not starting with a digit, no "--"), an optional port 1...65535, then nothing or a
+ * path, query or fragment of printable ASCII without the space. 1 or 0. Every URL it accepts, WHATWG's URL parser
+ * reads as http(s) with that host; 0 leaves a URL to the full check. */
 static inline int be_url_is_plain_http(const uint8_t *bytes, size_t count) {
     size_t at, host_start;
     int label_start = 1;
@@ -71,6 +72,16 @@ static inline int be_url_is_plain_http(const uint8_t *bytes, size_t count) {
 host_end:
 #endif
     if (at == host_start || at - host_start > 253 || label_start) return 0;
+    {
+        /* Left to the full check (WebURL.swift): a host whose last label starts with a digit (WHATWG reads a host
+         * that ends in a number as an IPv4 address, which may be out of range) and one with "--" (a punycode
+         * label, "xn--", must decode). */
+        size_t last = at - 1;
+        while (last > host_start && bytes[last - 1] != '.') last--;
+        if (bytes[last] >= '0' && bytes[last] <= '9') return 0;
+        for (size_t i = host_start + 1; i < at; i++)
+            if (bytes[i] == '-' && bytes[i - 1] == '-') return 0;
+    }
     if (at < count && bytes[at] == ':') {
         unsigned port = 0, digits = 0;
         for (at++; at < count && bytes[at] >= '0' && bytes[at] <= '9'; at++) {

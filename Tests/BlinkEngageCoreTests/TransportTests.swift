@@ -31,10 +31,11 @@ final class TransportTests {
         HTTPRequest(method: .get, url: sandbox.url + path, timeoutMilliseconds: 30_000)
     }
 
-    /// The plain-URL fast path accepts only what libcurl reads as http(s) with a host, and leaves the rest to it.
+    /// The plain-URL fast path accepts only what libcurl reads as http(s) with a host, and leaves the rest (hosts
+    /// ending in a number, punycode) to the full check.
     @Test(arguments: [
         ("https://track.example.com/sdk/offer_click?o_id=4001&c_id=1201&fp=USER_FP", true),
-        ("http://127.0.0.1:8080/cdn/c/9001.png", true), ("https://a-b.example/x%20y#frag", true),
+        ("http://127.0.0.1:8080/cdn/c/9001.png", false), ("http://cdn.example:8080/cdn/c/9001.png", true), ("https://a-b.example/x%20y#frag", true),
         ("http://a/%zz", true), ("https://example.com", true), ("https://example.com:65535/", true),
         ("http://a..b/", false), ("http://-a/", false), ("http://a-/", true), ("http://a:0/", false),
         ("http://a:65536/", false), ("http://a:123456/", false), ("HTTP://a/", false), ("http://a/ b", false),

@@ -26,16 +26,17 @@ public enum ServiceURL {
         return base
     }
 
-    /// Checks an absolute http(s) URL handed out by a server (beacons, click URLs, zone ad links).
+    /// Checks an absolute http(s) URL handed out by a server (beacons, click URLs, zone ad links): one WHATWG's
+    /// URL standard reads as http(s), within the limits of `WebURL` (no control, no space, no ambiguous authority).
     public static func isAbsoluteHTTP(_ text: String) -> Bool {
-        !ASCII.hasSpaceOrControl(text) && URLParts.isAbsoluteHTTP(text)
+        var text = text
+        return text.withUTF8 { isAbsoluteHTTP(UnsafeRawBufferPointer($0)) }
     }
 
-    /// `isAbsoluteHTTP` of UTF-8 bytes read straight from an answer: no String is made for the plain URLs
-    /// services send.
+    /// `isAbsoluteHTTP` of UTF-8 bytes read straight from an answer: the plain URLs services send need no more
+    /// than the block check.
     public static func isAbsoluteHTTP(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let bytes = bytes.assumingMemoryBound(to: UInt8.self)
-        if URLParts.isPlainHTTP(bytes) { return true }
-        return !bytes.contains { $0 <= 0x20 || $0 == 0x7F } && URLParts.libcurlReadsAsHTTP(String(decoding: bytes, as: UTF8.self))
+        return URLParts.isPlainHTTP(bytes) || WebURL.isOpenableHTTP(bytes)
     }
 }
