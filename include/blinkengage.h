@@ -50,7 +50,7 @@ extern "C" {
 /** Major version: changes with incompatible API changes. */
 #define BE_VERSION_MAJOR 0
 /** Minor version: changes with additions. */
-#define BE_VERSION_MINOR 1
+#define BE_VERSION_MINOR 2
 /** Patch version: changes with fixes. */
 #define BE_VERSION_PATCH 0
 /** Non-zero when the header's version is at least a.b.c. */

@@ -146,6 +146,60 @@ final class ExampleAndDistributionTests: XCTestCase {
         }
     }
 
+    /// README names exactly the libraries `readelf -d` lists as NEEDED (the loader aside), and the newest glibc
+    /// symbol version the library asks for.
+    func testReadmeNamesWhatTheReleaseLibraryNeeds() throws {
+        let library = try distDirectory().appendingPathComponent("lib/libblinkengage.so.1")
+        let dynamic = try Command.run("readelf", ["-d", library.path]).output
+        let needed = Set(matches(of: #"\(NEEDED\)\s+Shared library: \[([^\]]+)\]"#, in: dynamic)).subtracting(["ld-linux-x86-64.so.2"])
+        let readme = try String(contentsOf: ProjectPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let line = readme.split(separator: "\n").first(where: { $0.hasPrefix("| `make dist` |") }) else {
+            return XCTFail("README has no make dist row")
+        }
+        XCTAssertEqual(Set(matches(of: #"`(lib[a-z0-9_+]+\.so\.[0-9]+)`"#, in: String(line))), needed)
+        let symbols = try Command.run("objdump", ["-T", library.path]).output
+        let glibc = matches(of: #"GLIBC_([0-9]+\.[0-9]+)"#, in: symbols)
+            .max { $0.split(separator: ".").map { Int($0)! }.lexicographicallyPrecedes($1.split(separator: ".").map { Int($0)! }) }
+        XCTAssertNotNil(glibc)
+        XCTAssertTrue(line.contains("glibc \(glibc ?? "?") or later"), "README should say glibc \(glibc ?? "?"): \(line)")
+    }
+
+    /// One version everywhere: the header's macros, be_version() (through the command), the engine's
+    /// LibraryVersion, the Python package, both Rust crates, the Unity package, blinkengage.pc, the CMake package
+    /// and the newest CHANGELOG entry.
+    func testOneVersionEverywhere() throws {
+        let root = ProjectPaths.root
+        func read(_ path: String) throws -> String { try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) }
+        let header = try read("include/blinkengage.h")
+        let version = ["MAJOR", "MINOR", "PATCH"].map { matches(of: "#define BE_VERSION_\($0) ([0-9]+)", in: header).first ?? "?" }
+            .joined(separator: ".")
+        let swift = try read("Sources/BlinkEngageCore/Model/LibraryVersion.swift")
+        let found: [(String, String?)] = [
+            ("LibraryVersion.swift", ["major", "minor", "patch"].map { matches(of: "static let \($0) = ([0-9]+)", in: swift).first ?? "?" }
+                .joined(separator: ".")),
+            ("pyproject.toml", matches(of: #"(?m)^version = "([^"]+)""#, in: try read("bindings/python/pyproject.toml")).first),
+            ("blinkengage Cargo.toml", matches(of: #"(?m)^version = "([^"]+)""#, in: try read("bindings/rust/blinkengage/Cargo.toml")).first),
+            ("blinkengage-sys Cargo.toml", matches(of: #"(?m)^version = "([^"]+)""#, in: try read("bindings/rust/blinkengage-sys/Cargo.toml")).first),
+            ("package.json", matches(of: #""version": "([^"]+)""#, in: try read("bindings/csharp/package.json")).first),
+            ("CHANGELOG.md", matches(of: #"(?m)^## ([0-9]+\.[0-9]+\.[0-9]+)"#, in: try read("CHANGELOG.md")).first),
+        ]
+        for (source, value) in found { XCTAssertEqual(value, version, source) }
+        let dist = try distDirectory()
+        let pc = try String(contentsOf: dist.appendingPathComponent("lib/pkgconfig/blinkengage.pc"), encoding: .utf8)
+        XCTAssertEqual(matches(of: #"(?m)^Version: (\S+)"#, in: pc).first, version, "blinkengage.pc")
+        let cmake = try String(contentsOf: dist.appendingPathComponent("lib/cmake/BlinkEngage/BlinkEngageConfigVersion.cmake"), encoding: .utf8)
+        XCTAssertEqual(matches(of: #"set\(PACKAGE_VERSION "([^"]+)"\)"#, in: cmake).first, version, "CMake")
+        let cli = try Command.run(dist.appendingPathComponent("bin/blinkengage").path, ["--version"])
+        XCTAssertEqual(cli.output.trimmingCharacters(in: .whitespacesAndNewlines), "blinkengage \(version)", "be_version()")
+    }
+
+    private func matches(of pattern: String, in text: String) -> [String] {
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
     func testReleaseLibraryLoadsInACHostWithoutTheToolchain() throws {
         let dist = try distDirectory()
         let library = dist.appendingPathComponent("lib/libblinkengage.so.1")
