@@ -46,9 +46,9 @@ struct ImageCachePolicy: Equatable, Sendable {
         let lifetime: Int64
         if let maxAge = policy.maxAge {
             lifetime = maxAge
-        } else if let expires = headers["expires"].flatMap(HTTPDate.parse) {
+        } else if let expires = headers["expires"].flatMap({ HTTPDate.parse($0, now: now) }) {
             // Measured against the server's own Date when it sent one, so a skewed client clock does not matter.
-            let served = headers["date"].flatMap(HTTPDate.parse) ?? now
+            let served = headers["date"].flatMap({ HTTPDate.parse($0, now: now) }) ?? now
             lifetime = min(max(expires - served, 0), maximumLifetimeSeconds)  // both dates are years 1970...9999
         } else {
             lifetime = 0

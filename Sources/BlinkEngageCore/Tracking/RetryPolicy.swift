@@ -34,7 +34,7 @@ public enum RetryPolicy {
             guard let seconds = UInt64(value) else { return maximumRetryAfterSeconds }
             return min(seconds, maximumRetryAfterSeconds)
         }
-        guard let date = HTTPDate.parse(value) else { return nil }
+        guard let date = HTTPDate.parse(value, now: nowEpochSeconds) else { return nil }
         let (delta, overflow) = date.subtractingReportingOverflow(nowEpochSeconds)
         guard !overflow, delta > 0 else { return nil }  // a date in the past asks for nothing: our backoff applies
         return UInt64(min(delta, Int64(maximumRetryAfterSeconds)))
@@ -67,51 +67,5 @@ public enum RetryPolicy {
             }
             return .reject(status: status)
         }
-    }
-}
-
-/// The IMF-fixdate form of HTTP dates ("Wed, 02 Dec 2026 16:00:00 GMT"), the one servers send. Every field is
-/// range-checked before any arithmetic, so no text can make the conversion overflow.
-enum HTTPDate {
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// Seconds since 1970-01-01T00:00:00Z, or nil when the text is not an IMF-fixdate of the years 1970...9999.
-    static func parse(_ text: String) -> Int64? {
-        let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
-              let day = number(parts[1], digits: 2), let year = number(parts[3], digits: 4),
-              let monthIndex = months.firstIndex(of: String(parts[2])) else { return nil }
-        let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, let hour = number(clock[0], digits: 2), let minute = number(clock[1], digits: 2),
-              let second = number(clock[2], digits: 2) else { return nil }
-        let month = Int64(monthIndex + 1)
-        guard (1970...9999).contains(year), (1...daysIn(month: month, year: year)).contains(day),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
-        return daysFromCivil(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second
-    }
-
-    /// Exactly `digits` ASCII digits, as a number.
-    private static func number(_ text: Substring, digits: Int) -> Int64? {
-        guard text.utf8.count == digits, ASCII.isDigits(text) else { return nil }
-        return Int64(text)
-    }
-
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). Callers pass checked
-    /// fields (years 0...9999), where no step can overflow.
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
