@@ -31,7 +31,10 @@ Services:
                                    If-None-Match / If-Modified-Since that match answer 304 without a body.
                                    Query switches: cache=<Cache-Control value>, validators=0 (no ETag nor
                                    Last-Modified), type=<Content-Type>, size=N (N bytes of PNG-signed padding),
-                                   v=<anything> (a different URL for the same picture)
+                                   v=<anything> (a different URL for the same picture), expires=<seconds from
+                                   now, or text> and date=<seconds from now> (Expires and Date headers), age=<text>
+                                   (an Age header), vary=<text> (a Vary header), cache304=<Cache-Control of a 304> (empty: none),
+                                   validators=lm (a Last-Modified and no ETag)
 The creative and zone ad image URLs of https://cdn.example.com/ in the answers point at /cdn/ of this sandbox.
 """
 
@@ -52,6 +55,11 @@ from urllib.parse import parse_qs, urlsplit
 HERE = os.path.dirname(os.path.abspath(__file__))
 # A 1x1 transparent GIF, the answer to every beacon.
 GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
+
+
+def http_date(seconds):
+    """An IMF-fixdate of a time in seconds since 1970."""
+    return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
 
 
 class Fault:
@@ -182,12 +190,21 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
 
+    def start_response(self, status, headers):
+        """The status line and Server, and the current Date unless `headers` bring their own."""
+        if headers and "Date" in headers:
+            self.log_request(status)
+            self.send_response_only(status)
+            self.send_header("Server", self.version_string())
+        else:
+            self.send_response(status)
+
     def send(self, status, body=b"", content_type="application/json", headers=None, compress=False):
         if isinstance(body, (dict, list)):
             body = json.dumps(body).encode()
         elif isinstance(body, str):
             body = body.encode()
-        self.send_response(status)
+        self.start_response(status, headers)
         if compress:
             body = gzip.compress(body)
             self.send_header("Content-Encoding", "gzip")
@@ -390,13 +407,27 @@ class Handler(BaseHTTPRequestHandler):
         if "size" in query:
             body = b"\x89PNG\r\n\x1a\n" + b"\0" * max(0, int(query["size"]) - 8)
         headers = {"Cache-Control": query.get("cache", "max-age=3600")}
+        now = time.time()
+        for name, key in (("Expires", "expires"), ("Date", "date")):
+            if key in query:
+                value = query[key]
+                headers[name] = http_date(now + int(value)) if value.lstrip("-").isdigit() else value
+        if "age" in query:
+            headers["Age"] = query["age"]
+        if "vary" in query:
+            headers["Vary"] = query["vary"]
         etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
         modified = "Tue, 01 Dec 2026 10:00:00 GMT"
         if query.get("validators") != "0":
-            headers["ETag"] = etag
+            if query.get("validators") != "lm":
+                headers["ETag"] = etag
             headers["Last-Modified"] = modified
-            if self.headers.get("If-None-Match") == etag or (
+            if ("ETag" in headers and self.headers.get("If-None-Match") == etag) or (
                     self.headers.get("If-None-Match") is None and self.headers.get("If-Modified-Since") == modified):
+                if "cache304" in query:
+                    headers["Cache-Control"] = query["cache304"]
+                    if not query["cache304"]:
+                        del headers["Cache-Control"]
                 return self.answer_image(parts, 304, b"", headers)
         if query.get("cache") == "":
             del headers["Cache-Control"]
@@ -407,7 +438,7 @@ class Handler(BaseHTTPRequestHandler):
         with self.sandbox.lock:
             self.sandbox.image_answers.append({"path": parts.path, "query": parts.query, "status": status, "bytes": len(body)})
         if status == 304:
-            self.send_response(304)
+            self.start_response(304, headers)
             for name, value in headers.items():
                 self.send_header(name, value)
             self.end_headers()

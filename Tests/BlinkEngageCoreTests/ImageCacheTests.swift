@@ -21,7 +21,15 @@ struct ImageCacheTests {
         (["expires": "Thu, 03 Dec 2026 01:00:00 GMT", "date": "Thu, 03 Dec 2026 00:30:00 GMT"], 1800),
         (["expires": "Wed, 02 Dec 2026 00:00:00 GMT"], 0),
         (["expires": "0"], 0),
-        (["expires": "Fri, 31 Dec 9999 23:59:59 GMT", "date": "Thu, 01 Jan 1970 00:00:00 GMT"], ImageCachePolicy.maximumLifetimeSeconds),
+        (["expires": "Fri, 31 Dec 9999 23:59:59 GMT", "date": "Thu, 03 Dec 2026 00:00:00 GMT"], ImageCachePolicy.maximumLifetimeSeconds),
+        (["expires": "Fri, 31 Dec 9999 23:59:59 GMT", "date": "Thu, 01 Jan 1970 00:00:00 GMT"], 0),  // 56 years old
+        (["cache-control": "max-age=3600", "age": "600"], 3000),
+        (["cache-control": "max-age=3600", "age": "99999999999999999999"], 0),
+        (["cache-control": "max-age=3600", "age": "-5"], 3600),
+        (["cache-control": "max-age=3600", "date": "Wed, 02 Dec 2026 23:50:00 GMT"], 3000),
+        (["cache-control": "max-age=3600", "date": "Thu, 03 Dec 2026 00:10:00 GMT"], 3600),
+        (["cache-control": "s-maxage=3600, private"], 0),
+        (["expires": "Thursday, 03-Dec-26 01:00:00 GMT"], 3600),
         (["cache-control": "max-age=10", "expires": "Thu, 03 Dec 2026 01:00:00 GMT"], 10),
     ] as [([String: String], Int64)])
     func freshnessFollowsTheHeaders(headers: [String: String], seconds: Int64) {

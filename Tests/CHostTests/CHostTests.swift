@@ -53,6 +53,7 @@ final class CHostTests: XCTestCase {
     func testPrivacySignalsErasureFeedCacheAndPrefetch() throws { try buildAndRun("test_privacy") }
 
     func testImagesCachesAndCreatives() throws { try buildAndRun("test_images") }
+    func testImageCacheFollowsRFC9111() throws { try buildAndRun("test_image_cache_rfc") }
 
     // The Moments, feed, events and beacon tests again, every request through a host transport of plain
     // sockets (Tests/CHostTests/c/host_transport.h); after each test no socket of the process is the SDK's.

@@ -1,12 +1,21 @@
 /// What HTTP caching says about one image answer, without I/O: whether it may be stored, until when it is
 /// fresh, and how to revalidate it. Times are wall-clock seconds since 1970 (entries outlive the process).
 ///
-/// The rules (RFC 9111, the parts an image cache needs):
-/// - `Cache-Control: no-store` keeps the answer out of both caches.
-/// - `max-age=N` makes it fresh for N seconds (capped at a year); without it, `Expires` minus `Date` (or minus
-///   now) does; `no-cache`, or neither header, makes it stale at once: it is stored, but every use revalidates.
-/// - A stale entry with an `ETag` or a `Last-Modified` is revalidated with `If-None-Match` /
-///   `If-Modified-Since`; a 304 refreshes it without a body. A stale entry without either is fetched anew.
+/// The rules: RFC 9111 for a private cache, the parts an image cache needs (ImageCacheRFCTests holds each to the
+/// sandbox):
+/// - `Cache-Control: no-store` keeps the answer out of both caches; `private` changes nothing (this is a private
+///   cache) and `s-maxage` is ignored (it is for shared ones).
+/// - The freshness lifetime is `max-age=N` (capped at a year), else `Expires` minus `Date` (minus now without a
+///   `Date`), else 0; an `Expires` that is not an HTTP date means already expired. `no-cache` makes it 0: stored,
+///   but every use revalidates.
+/// - The age at arrival is the larger of `Age` and how long ago `Date` says the answer was made (0 for a `Date`
+///   in the future, which a slow client clock gives); it is taken off the lifetime.
+/// - Nothing stale is ever served (`must-revalidate` is what this cache always does): a stale entry with an
+///   `ETag` or a `Last-Modified` is revalidated with `If-None-Match` / `If-Modified-Since`; a 304 refreshes it,
+///   its own `Cache-Control` or `Expires` replacing the stored ones (without them the stored lifetime stays);
+///   a stale entry without either validator is fetched anew.
+/// - `Vary`: an entry is used only for a request whose headers named by the answer's `Vary` have the values the
+///   stored request had; `Vary: *` never matches, so such an answer is not stored.
 /// - An entry stored "in the future" (the clock went back) is stale.
 struct ImageCachePolicy: Equatable, Sendable {
     static let maximumLifetimeSeconds: Int64 = 365 * 86_400
@@ -41,20 +50,58 @@ struct ImageCachePolicy: Equatable, Sendable {
 
     /// Until when an answer with these (lower-cased) headers, received at `now`, is fresh. `now` when stale at once.
     static func freshUntil(headers: [String: String], now: Int64) -> Int64 {
+        guard let lifetime = lifetime(headers: headers, now: now) else { return now }
+        return freshUntil(lifetime: lifetime, headers: headers, now: now)
+    }
+
+    /// The freshness lifetime the headers give, in seconds; nil when they give none (no `Cache-Control` lifetime
+    /// and no `Expires`), 0 for `no-cache` or an invalid `Expires`.
+    static func lifetime(headers: [String: String], now: Int64) -> Int64? {
         let policy = ImageCachePolicy(cacheControl: headers["cache-control"])
-        if policy.noCache { return now }
-        let lifetime: Int64
-        if let maxAge = policy.maxAge {
-            lifetime = maxAge
-        } else if let expires = headers["expires"].flatMap({ HTTPDate.parse($0, now: now) }) {
-            // Measured against the server's own Date when it sent one, so a skewed client clock does not matter.
-            let served = headers["date"].flatMap({ HTTPDate.parse($0, now: now) }) ?? now
-            lifetime = min(max(expires - served, 0), maximumLifetimeSeconds)  // both dates are years 1970...9999
-        } else {
-            lifetime = 0
-        }
-        let (until, overflow) = now.addingReportingOverflow(lifetime)
+        if policy.noCache { return 0 }
+        if let maxAge = policy.maxAge { return maxAge }
+        guard let expiresText = headers["expires"] else { return nil }
+        guard let expires = HTTPDate.parse(expiresText, now: now) else { return 0 }
+        // Measured against the server's own Date when it sent one, so a skewed client clock does not matter.
+        let served = headers["date"].flatMap({ HTTPDate.parse($0, now: now) }) ?? now
+        return min(max(expires - served, 0), maximumLifetimeSeconds)  // both dates are years 1970...9999
+    }
+
+    /// `now` plus `lifetime` less the answer's age at arrival: the larger of `Age` and `now - Date`.
+    static func freshUntil(lifetime: Int64, headers: [String: String], now: Int64) -> Int64 {
+        let apparentAge = headers["date"].flatMap({ HTTPDate.parse($0, now: now) }).map { max(0, now - $0) } ?? 0
+        let ageValue = headers["age"].flatMap({ seconds($0.trimmed) }) ?? 0
+        let remaining = lifetime - min(max(apparentAge, ageValue), maximumLifetimeSeconds)
+        guard remaining > 0 else { return now }
+        let (until, overflow) = now.addingReportingOverflow(remaining)
         return overflow ? now : until
+    }
+
+    /// Whether an answer with this `Vary` may be stored: `*` never matches a later request.
+    static func isStorable(vary: String?) -> Bool {
+        !(vary ?? "").split(separator: ",").contains { String($0).trimmed == "*" }
+    }
+
+    /// The request headers an answer's `Vary` names and their values in `request`, as one string stored with the
+    /// entry and compared at each use: the names lower-cased and sorted, then an FNV-1a of the values (an absent
+    /// header is an empty value). nil without a `Vary`.
+    static func variant(vary: String?, request: [(name: String, value: String)]) -> String? {
+        let names = (vary ?? "").split(separator: ",").map { String($0).trimmed.lowercased() }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { return nil }
+        let sorted = Array(Set(names)).sorted()
+        var values: [UInt8] = []
+        for name in sorted {
+            let value = request.first { $0.name.lowercased() == name }?.value ?? ""
+            values += Array(value.utf8) + [0]
+        }
+        return sorted.joined(separator: ",") + "=" + String(FNV1a.hash(values), radix: 16)
+    }
+
+    /// Whether an entry stored with `variant` may answer `request`.
+    static func matches(variant: String?, request: [(name: String, value: String)]) -> Bool {
+        guard let variant else { return true }
+        guard let names = variant.split(separator: "=", maxSplits: 1).first else { return false }
+        return ImageCachePolicy.variant(vary: String(names), request: request) == variant
     }
 
     static func isFresh(storedAt: Int64, freshUntil: Int64, now: Int64) -> Bool {

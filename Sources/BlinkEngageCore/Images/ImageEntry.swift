@@ -7,16 +7,21 @@ struct ImageEntry: Sendable {
     let storedAt: Int64
     let freshUntil: Int64
     let bytes: StableBytes
+    /// The request headers the answer's `Vary` named, and their values then (`ImageCachePolicy.variant`).
+    var variant: String? = nil
 
     func isFresh(now: Int64) -> Bool { ImageCachePolicy.isFresh(storedAt: storedAt, freshUntil: freshUntil, now: now) }
 
     var canRevalidate: Bool { !ImageCachePolicy.validationHeaders(etag: etag, lastModified: lastModified).isEmpty }
 
-    /// The same bytes, fresh again as a 304 with `headers` says.
+    /// The same bytes, fresh again as a 304 with `headers` says: its own `Cache-Control` or `Expires` replace the
+    /// stored ones; without them the stored lifetime stays. Its `Date` and `Age` count as a new answer's.
     func refreshed(headers: [String: String], now: Int64) -> ImageEntry {
-        ImageEntry(url: url, contentType: contentType, etag: headers["etag"] ?? etag,
-                   lastModified: headers["last-modified"] ?? lastModified, storedAt: now,
-                   freshUntil: ImageCachePolicy.freshUntil(headers: headers, now: now), bytes: bytes)
+        let lifetime = ImageCachePolicy.lifetime(headers: headers, now: now) ?? max(0, freshUntil - storedAt)
+        return ImageEntry(url: url, contentType: contentType, etag: headers["etag"] ?? etag,
+                          lastModified: headers["last-modified"] ?? lastModified, storedAt: now,
+                          freshUntil: ImageCachePolicy.freshUntil(lifetime: lifetime, headers: headers, now: now),
+                          bytes: bytes, variant: variant)
     }
 }
 

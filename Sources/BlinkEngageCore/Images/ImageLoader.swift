@@ -45,6 +45,9 @@ final class ImageLoader: Sendable {
 
     var statistics: ImageStatistics { state.withLock { $0.statistics } }
 
+    /// What every image request carries besides validators: what a stored answer's `Vary` is compared with.
+    private var requestHeaders: [(name: String, value: String)] { [("Accept", "image/*"), ("User-Agent", settings.userAgent)] }
+
     /// Fetches `url`; `completion` runs exactly once, on the `be-images` thread or (for a memory hit, an invalid
     /// URL, or after `close`) on the calling thread.
     func fetch(_ url: String, completion: @escaping Completion) {
@@ -56,7 +59,8 @@ final class ImageLoader: Sendable {
         let next = state.withLock { state -> Next in
             if state.closed { return .failed(.cancelled) }
             let remembered = state.memory.entry(for: url)
-            if let remembered, remembered.isFresh(now: now) {
+            if let remembered, remembered.isFresh(now: now),
+               ImageCachePolicy.matches(variant: remembered.variant, request: requestHeaders) {
                 state.statistics.memoryHits += 1
                 return .hit(remembered)
             }
@@ -120,6 +124,8 @@ final class ImageLoader: Sendable {
             }
             if let stored, cached == nil || stored.storedAt > cached!.storedAt { cached = stored; fromDisk = true }
         }
+        // An entry for other request headers than these (its Vary) is no answer, not even to revalidate.
+        if let stored = cached, !ImageCachePolicy.matches(variant: stored.variant, request: requestHeaders) { cached = nil }
         if let cached, cached.isFresh(now: WallClock.seconds()) {
             state.withLock {
                 $0.memory.insert(cached)
@@ -130,8 +136,7 @@ final class ImageLoader: Sendable {
         let revalidating = cached?.canRevalidate == true ? cached : nil
         var request = HTTPRequest(
             method: .get, url: url,
-            headers: [("Accept", "image/*"), ("User-Agent", settings.userAgent)]
-                + ImageCachePolicy.validationHeaders(etag: revalidating?.etag, lastModified: revalidating?.lastModified),
+            headers: requestHeaders + ImageCachePolicy.validationHeaders(etag: revalidating?.etag, lastModified: revalidating?.lastModified),
             timeoutMilliseconds: settings.timeoutMilliseconds, maximumBodyBytes: Self.maximumImageBytes)
         request.wantsStableBody = true  // kept as StableBytes by both caches: a host transport's copy goes there at once
         state.withLock { $0.statistics.requests += 1 }
@@ -166,10 +171,11 @@ final class ImageLoader: Sendable {
             entry = ImageEntry(url: url, contentType: contentType!, etag: response.headers["etag"],
                                lastModified: response.headers["last-modified"], storedAt: now,
                                freshUntil: ImageCachePolicy.freshUntil(headers: response.headers, now: now),
-                               bytes: response.stableBody ?? StableBytes(response.body))
+                               bytes: response.stableBody ?? StableBytes(response.body),
+                               variant: ImageCachePolicy.variant(vary: response.headers["vary"], request: requestHeaders))
             isFromCache = false
         }
-        if policy.noStore {
+        if policy.noStore || !ImageCachePolicy.isStorable(vary: response.headers["vary"]) {
             state.withLock { $0.memory.remove(url) }
             disk?.remove(url)
         } else {

@@ -8,8 +8,8 @@ import Musl
 /// touches the file's modification time), bounded by the bytes of its files. Images stay out of the
 /// database so megabytes of pixels never pass through the outbox's write-ahead log.
 ///
-/// A file is `BEIMG1\n`, the metadata (URL, Content-Type, ETag, Last-Modified, stored-at and fresh-until, one
-/// per line) behind its 32-bit length, the body behind its 64-bit length, and an FNV-1a checksum of all of
+/// A file is `BEIMG1\n`, the metadata (URL, Content-Type, ETag, Last-Modified, stored-at and fresh-until, and
+/// the `Vary` variant when the answer had one, one per line) behind its 32-bit length, the body behind its 64-bit length, and an FNV-1a checksum of all of
 /// that. A file that is short, long, fails its checksum or names another URL is deleted and read as a miss:
 /// a damaged entry is never handed out. Files are replaced atomically, so two processes sharing the directory
 /// read whole entries only.
@@ -112,7 +112,7 @@ struct ImageDiskCache {
     /// checksum of everything before it).
     static func framing(_ entry: ImageEntry) -> (head: [UInt8], tail: [UInt8]) {
         let fields = [entry.url, entry.contentType, entry.etag ?? "", entry.lastModified ?? "",
-                      String(entry.storedAt), String(entry.freshUntil)]
+                      String(entry.storedAt), String(entry.freshUntil)] + (entry.variant.map { [$0] } ?? [])
         let metadata = Array(fields.joined(separator: "\n").utf8)
         var head = magic
         head.reserveCapacity(magic.count + 4 + metadata.count + 8)
@@ -141,10 +141,10 @@ struct ImageDiskCache {
         guard bodyCount == UInt64(checksumAt - offset) else { return nil }
         guard let text = String(validating: metadata, as: UTF8.self) else { return nil }
         let fields = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 6, !fields[0].isEmpty, !fields[1].isEmpty,
+        guard fields.count == 6 || (fields.count == 7 && !fields[6].isEmpty), !fields[0].isEmpty, !fields[1].isEmpty,
               let storedAt = Int64(fields[4]), let freshUntil = Int64(fields[5]) else { return nil }
         return ImageEntry(url: fields[0], contentType: fields[1], etag: fields[2].isEmpty ? nil : fields[2],
                           lastModified: fields[3].isEmpty ? nil : fields[3], storedAt: storedAt, freshUntil: freshUntil,
-                          bytes: StableBytes(Array(bytes[offset..<checksumAt])))
+                          bytes: StableBytes(Array(bytes[offset..<checksumAt])), variant: fields.count == 7 ? fields[6] : nil)
     }
 }
