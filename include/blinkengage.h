@@ -979,15 +979,17 @@ uint32_t be_http_request_timeout_ms(const be_http_request *request);
  * copied; an accepted body is copied once.
  * @param request the request.
  * @param status the HTTP status, 100..599.
- * @param header_lines the answer's header lines, "Name: value" each (copied); NULL when `header_count` is 0.
+ * @param header_lines the answer's header lines, "Name: value" each (copied): a token, a colon, then a value without
+ *        control characters but the tab (no CR, LF or DEL); NULL when `header_count` is 0.
  * @param header_count the number of header lines, at most BE_HTTP_MAX_HEADER_LINES.
  * @param body the body (copied); NULL when `body_size` is 0.
  * @param body_size its size in bytes, at most BE_HTTP_MAX_BODY_BYTES.
  * @return BE_OK; BE_ERR_INVALID_STATE when the request was already completed or failed (nothing changes);
  *         BE_ERR_INVALID_ARGUMENT for NULL, a status outside 100..599, NULL lines or body with a non-zero
- *         count, more than BE_HTTP_MAX_HEADER_LINES lines, a line longer than BE_HTTP_MAX_HEADER_LINE_BYTES, or a
- *         body over BE_HTTP_MAX_BODY_BYTES (the request stays open for a correct answer or be_http_request_fail();
- *         be_last_error_message() names the cap).
+ *         count, more than BE_HTTP_MAX_HEADER_LINES lines, a line longer than BE_HTTP_MAX_HEADER_LINE_BYTES, a
+ *         line that is not "token: value" or holds a control character, or a body over BE_HTTP_MAX_BODY_BYTES (the
+ *         request stays open for a correct answer or be_http_request_fail(); be_last_error_message() says which
+ *         rule, naming the cap).
  */
 be_status be_http_request_complete(be_http_request *request, int status, const char *const *header_lines,
                                    size_t header_count, const void *body, size_t body_size);

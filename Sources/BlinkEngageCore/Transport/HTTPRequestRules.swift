@@ -36,6 +36,20 @@ enum HTTPRequestRules {
         return true
     }
 
+    /// Why a header line a host transport answered with cannot be taken, or nil: it must be `name: value` with a
+    /// token for a name and a value without control characters but the tab (RFC 9110, 5.5), so a CR or LF from the
+    /// host can never add a field (an ETag with a CR/LF would go back out in the next If-None-Match).
+    static func problem(ofResponseHeaderLine line: String) -> String? {
+        let bytes = line.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return "has no colon" }
+        let name = bytes[..<colon]
+        guard !name.isEmpty, !name.contains(where: { !isTokenByte($0) }) else { return "does not start with a token and a colon" }
+        guard !bytes[bytes.index(after: colon)...].contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+            return "holds CR, LF or another control character"
+        }
+        return nil
+    }
+
     /// RFC 9110 `tchar`: letters, digits and `!#$%&'*+-.^_`|~`.
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         if ASCII.isAlphanumeric(byte) { return true }

@@ -59,6 +59,11 @@ public final class HostHTTPExchange: Sendable {
     public static func complete(_ id: UInt64, status: Int, headerLines: [String], bodySize: Int,
                                 fill: (UnsafeMutableRawBufferPointer) -> Void) throws(EngineFailure) {
         guard (100...599).contains(status) else { throw .invalidArgument("\(status) is not an HTTP status (100...599)") }
+        for (index, line) in headerLines.enumerated() {
+            if let problem = HTTPRequestRules.problem(ofResponseHeaderLine: line) {
+                throw .invalidArgument("header line \(index) \(problem): \"\(SafeText.clean(line))\"")
+            }
+        }
         let exchange = try take(id)
         guard bodySize <= exchange.maximumBodyBytes else { return exchange.deliver(id, .failure(.tooLarge(exchange.maximumBodyBytes))) }
         var headers: [String: String] = [:]

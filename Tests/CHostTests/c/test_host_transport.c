@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "test_support.h"
 
+#include <limits.h>
+
 #ifndef BE_TEST_HOST_TRANSPORT
 #error "build with -DBE_TEST_HOST_TRANSPORT: this test uses host_transport.h"
 #endif
@@ -418,6 +420,160 @@ static void test_shutdown_inside_send_is_refused_on_any_thread(void) {
     be_config_free(config);
 }
 
+/* ---- a hostile host: pointers, statuses, header bytes, sizes, calls from inside send --------------------- */
+
+/* A pointer the library never handed out, one it handed out and already closed, and the same one used again:
+ * each is refused with BE_ERR_INVALID_STATE or INVALID_ARGUMENT and read nowhere (getters answer NULL or 0). */
+static void test_forged_freed_and_reused_requests_are_refused(void) {
+    be_config *config = holding_config(60000);
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement();
+    be_http_request *sent;
+    unsigned char forged_bytes[256];
+    be_http_request *forged = (be_http_request *)forged_bytes;
+    test_result r;
+    memset(forged_bytes, 0x41, sizeof forged_bytes);
+    CHECK(be_http_request_complete(forged, 200, ok_lines, 2, no_offers, strlen(no_offers)) < 0);
+    CHECK(be_http_request_fail(forged, "x") < 0);
+    CHECK(be_http_request_url(forged) == NULL && be_http_request_method(forged) == NULL);
+    CHECK_INT((int)be_http_request_header_count(forged), 0);
+    CHECK(be_http_request_complete((be_http_request *)(uintptr_t)0x10, 200, NULL, 0, NULL, 0) < 0);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    sent = wait_for_held(1);
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, 2, no_offers, strlen(no_offers)), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    /* answered: the pointer is dead; a second answer, a failure or a read of it change nothing */
+    CHECK(be_http_request_complete(sent, 200, ok_lines, 2, no_offers, strlen(no_offers)) < 0);
+    CHECK(be_http_request_fail(sent, "again") < 0);
+    CHECK(be_http_request_url(sent) == NULL && be_http_request_body(sent) == NULL);
+    CHECK_INT((int)be_http_request_body_size(sent), 0);
+    CHECK_INT(r.calls, 1);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    /* after shutdown, a pointer of that SDK is dead too */
+    CHECK(be_http_request_complete(sent, 200, NULL, 0, NULL, 0) < 0);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+/* Statuses outside 100...599 and header lines with CR, LF or no colon are refused with the request left open for
+ * a correct answer; a NUL ends a C string, so a line with one reaches the library as its first part only. */
+static void test_impossible_statuses_and_header_bytes_are_refused(void) {
+    be_config *config = holding_config(60000);
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement();
+    be_http_request *sent;
+    static const int statuses[] = {0, 99, 600, 1000, -1, -200, INT_MAX, INT_MIN};
+    static const char *bad_lines[][2] = {
+        {"Content-Type: application/json", "X-A: b\r\nSet-Cookie: injected=1"},
+        {"Content-Type: application/json", "X-A: b\nX-B: c"},
+        {"Content-Type: application/json", "X-A\rB: c"},
+        {"Content-Type: application/json", "no colon here"},
+        {"Content-Type: application/json", ": no name"},
+    };
+    test_result r;
+    size_t i;
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    sent = wait_for_held(1);
+    for (i = 0; i < sizeof statuses / sizeof *statuses; i++) {
+        CHECK_INT(be_http_request_complete(sent, statuses[i], ok_lines, 2, no_offers, strlen(no_offers)), BE_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(be_last_error_message(), "status") != NULL);
+    }
+    for (i = 0; i < sizeof bad_lines / sizeof *bad_lines; i++) {
+        CHECK_INT(be_http_request_complete(sent, 200, bad_lines[i], 2, no_offers, strlen(no_offers)), BE_ERR_INVALID_ARGUMENT);
+    }
+    CHECK_INT(r.calls, 0);
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, 2, no_offers, strlen(no_offers)), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_NO_OFFERS);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+/* A 100 MB body and 100,000 header lines, really there in memory: refused on their sizes before a byte is read. */
+static void test_a_100_mb_body_and_100000_headers_are_refused_unread(void) {
+    be_config *config = holding_config(60000);
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement();
+    be_http_request *sent;
+    size_t body_size = 100u * 1024 * 1024, count = 100000, i;
+    char *body = malloc(body_size);
+    const char **lines = malloc(count * sizeof *lines);
+    test_result r;
+    CHECK(body != NULL && lines != NULL);
+    memset(body, ' ', body_size);
+    for (i = 0; i < count; i++) lines[i] = "X-Many: 1";
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    sent = wait_for_held(1);
+    CHECK_INT(be_http_request_complete(sent, 200, ok_lines, 2, body, body_size), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_http_request_complete(sent, 200, lines, count, no_offers, strlen(no_offers)), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(r.calls, 0);
+    CHECK_INT(be_http_request_fail(sent, "gave up"), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_NETWORK);
+    free(body);
+    free(lines);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+/* A transport that answers inside send, and one that calls the SDK from inside send: a fetch there starts (and is
+ * answered), a flush returns within its timeout instead of waiting for itself. */
+static struct {
+    be_sdk *sdk;
+    int depth, nested_fetch_status, flush_status, sends;
+    test_result nested;
+} inner;
+
+static void answering_send(be_http_request *request, void *user_data) {
+    be_moments_request *more;
+    (void)user_data;
+    inner.sends++;
+    if (inner.depth == 0 && strstr(be_http_request_url(request), "offers.json") != NULL) {
+        inner.depth++;
+        more = placement();
+        inner.nested_fetch_status = be_sdk_fetch_moments_offers(inner.sdk, more, on_moments, &inner.nested);
+        be_moments_request_free(more);
+        inner.flush_status = be_sdk_flush(inner.sdk, 200);
+        inner.depth--;
+    }
+    be_http_request_complete(request, 200, ok_lines, 2, no_offers, strlen(no_offers));
+}
+
+static void test_answers_and_sdk_calls_from_inside_send(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_moments_request *request = placement();
+    test_result r;
+    memset(&inner, 0, sizeof inner);
+    inner.flush_status = 1;
+    CHECK_INT(be_config_set_http_transport(config, answering_send, NULL), BE_OK);
+    CHECK_INT(be_sdk_start(config, &inner.sdk), BE_OK);
+    test_result_init(&r);
+    test_result_init(&inner.nested);
+    CHECK_INT(be_sdk_fetch_moments_offers(inner.sdk, request, on_moments, &r), BE_OK);
+    CHECK(test_result_wait(&r, 1));
+    CHECK_INT(r.code, BE_MOMENTS_ERROR_NO_OFFERS);
+    CHECK_INT(inner.nested_fetch_status, BE_OK);
+    CHECK(test_result_wait(&inner.nested, 1));
+    CHECK_INT(inner.nested.code, BE_MOMENTS_ERROR_NO_OFFERS);
+    CHECK(inner.flush_status == BE_OK || inner.flush_status == BE_ERR_TIMEOUT);
+    test_result_dispose(&r);
+    test_result_dispose(&inner.nested);
+    be_sdk_shutdown(inner.sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_a_request_carries_what_libcurl_would_send);
@@ -428,6 +584,10 @@ int main(void) {
     RUN(test_an_over_cap_body_is_never_copied);
     RUN(test_an_accepted_image_is_copied_once);
     RUN(test_shutdown_inside_send_is_refused_on_any_thread);
+    RUN(test_forged_freed_and_reused_requests_are_refused);
+    RUN(test_impossible_statuses_and_header_bytes_are_refused);
+    RUN(test_a_100_mb_body_and_100000_headers_are_refused_unread);
+    RUN(test_answers_and_sdk_calls_from_inside_send);
     curl_global_cleanup();
     return test_finish();
 }
