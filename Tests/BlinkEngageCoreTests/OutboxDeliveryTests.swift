@@ -231,6 +231,41 @@ final class OutboxDeliveryTests {
         blocker.release()
     }
 
+    /// Files named like journals that are no journal a library wrote: a FIFO (reading it would block until a
+    /// writer came), a directory, symbolic links to /etc/passwd and to another instance's journal, a 2 GB sparse
+    /// file, records with absurd lengths. Start reads none of them as a journal, blocks on none, changes nothing
+    /// they point to, and delivers as ever.
+    @Test func filesThatAreNoJournalAreLeftAlone() throws {
+        let other = NSTemporaryDirectory() + "be-outbox-other-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        var foreign = try OutboxJournal(directory: other)  // another storage directory's journal, of a dead instance
+        try foreign.append(try #require(JournalRecord.encode(.event(json: event("foreign"), identity: nil), createdMilliseconds: 1)))
+        let foreignSize = foreign.size
+        foreign.retire(consumed: 0)
+        let name = { (kind: String) in self.storage + "/" + OutboxJournal.prefix + kind + OutboxJournal.suffix }
+        #expect(mkfifo(name("fifo"), 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: name("directory"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: name("passwd"), withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(atPath: name("foreign"), withDestinationPath: other + "/" + foreign.name)
+        let sparse = open(name("sparse"), O_WRONLY | O_CREAT, 0o600)
+        #expect(sparse >= 0 && ftruncate(sparse, 2 << 30) == 0)
+        close(sparse)
+        try Data([0xFF, 0xFF, 0xFF, 0x7F] + [UInt8](repeating: 0x41, count: 64)).write(to: URL(fileURLWithPath: name("absurd")))
+        let passwd = try Data(contentsOf: URL(fileURLWithPath: "/etc/passwd"))
+
+        let outbox = try makeOutbox()  // returns: nothing above blocked it
+        defer { stop(outbox) }
+        try outbox.enqueueEvent(json: event("after-hostile-files"), identity: nil)
+        #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
+        #expect(try sandboxEvents().ids == ["after-hostile-files"])  // nothing read from the links or the foreign journal
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "/etc/passwd")) == passwd)
+        #expect(FileManager.default.fileExists(atPath: other + "/" + foreign.name))
+        #expect((try FileManager.default.attributesOfItem(atPath: other + "/" + foreign.name)[.size] as? Int) == foreignSize)
+        var status = stat()
+        #expect(lstat(name("sparse"), &status) == 0 && status.st_size == 2 << 30)
+    }
+
     @Test func capDropsTheOldestAndCountsThem() throws {
         let blocker = try OwnershipLock(directory: storage)  // another owner: nothing is delivered meanwhile
         #expect(blocker.tryAcquire().held)
@@ -307,6 +342,22 @@ final class OutboxDeliveryTests {
         try outbox.enqueueEvent(json: event("after"), identity: nil)
         #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
         #expect(try sandboxEvents().ids == ["after"])
+    }
+
+    /// A database of another program's: valid SQLite, tables of the same names and other columns. The outbox
+    /// must neither crash nor lose reports: it starts, and what is reported is delivered.
+    @Test func aDatabaseWithAForeignSchemaIsNoOutbox() throws {
+        do {
+            _ = try Database(directory: storage, schema: [
+                "CREATE TABLE outbox (name TEXT, colour INTEGER)", "INSERT INTO outbox VALUES ('x', 1)",
+                "CREATE TABLE outbox_journal (a, b, c)", "CREATE TABLE settings (k BLOB)",
+            ])
+        }
+        let outbox = try makeOutbox()
+        defer { stop(outbox) }
+        try outbox.enqueueEvent(json: event("after-foreign"), identity: nil)
+        #expect(outbox.flush(timeoutMilliseconds: 30_000) == .delivered)
+        #expect(try sandboxEvents().ids == ["after-foreign"])
     }
 
     @Test func aDeadHostNeverHoldsBackTheOthers() throws {

@@ -51,7 +51,13 @@ struct ImageDiskCache {
         let file = path(for: url)
         let limit = Self.magic.count + 4 + Self.maximumMetadataBytes + 8 + maximumBodyBytes + 8
         guard let bytes = FileIO.contents(of: file, limit: limit) else {
-            if access(file, F_OK) == 0 { unlink(file); return (nil, true) }  // there, but too large to be ours
+            // There, but not ours to read: too large, a symbolic link, a FIFO, a directory. What is not a directory
+            // is removed (unlink removes a link, never what it points to).
+            var status = stat()
+            if lstat(file, &status) == 0 {
+                if (status.st_mode & S_IFMT) != S_IFDIR { unlink(file) }
+                return (nil, true)
+            }
             return (nil, false)
         }
         guard let entry = Self.decode(bytes), entry.url == url else {

@@ -92,7 +92,7 @@ struct OutboxJournal: Sendable {
         var found: [Dead] = []
         for file in FileIO.listing(directory) where isJournal(file.name) && file.name != ownName {
             let path = directory + "/" + file.name
-            let descriptor = FileIO.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+            let descriptor = FileIO.openRegularFile(path)
             guard descriptor >= 0 else { continue }
             var opened = stat(), listed = stat()
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &opened) == 0, stat(path, &listed) == 0,

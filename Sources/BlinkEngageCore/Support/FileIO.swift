@@ -8,19 +8,35 @@ import Musl
 /// a limit, and atomic replacement through a temporary name. Every call retries on EINTR and loops on partial
 /// reads and writes; failures come back as `EngineFailure.io` with the errno text.
 enum FileIO {
-    /// The bytes of `path`, or nil when it does not exist, cannot be read, or is larger than `limit`.
+    /// The bytes of `path`, or nil when it does not exist, cannot be read, is larger than `limit`, or is not a
+    /// regular file: a symbolic link is not followed (it could lead outside the storage directory) and a FIFO or
+    /// device is not opened for reading (a FIFO would block the reader until some writer came).
     static func contents(of path: String, limit: Int) -> [UInt8]? {
-        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        let descriptor = openRegularFile(path)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         return contents(of: descriptor, limit: limit)
     }
 
-    /// The bytes of the open file `descriptor` from its start, or nil when it cannot be read or is larger than
-    /// `limit`.
+    /// A read-only descriptor of `path` when it is a regular file (not through a symbolic link, and without
+    /// blocking on a FIFO); -1 otherwise.
+    static func openRegularFile(_ path: String) -> Int32 {
+        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        guard descriptor >= 0 else { return -1 }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            return -1
+        }
+        return descriptor
+    }
+
+    /// The bytes of the open file `descriptor` from its start, or nil when it cannot be read, is larger than
+    /// `limit` or is not a regular file.
     static func contents(of descriptor: Int32, limit: Int) -> [UInt8]? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size >= 0, status.st_size <= limit else { return nil }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size >= 0,
+              status.st_size <= limit else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
         while filled < bytes.count {
@@ -83,7 +99,8 @@ enum FileIO {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
             guard name != ".", name != ".." else { continue }
             var status = stat()
-            guard stat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            // lstat: a symbolic link is not one of our files, whatever it points to.
+            guard lstat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
             found.append((name, Int(status.st_size), status.st_mtim.tv_sec &* 1_000_000_000 &+ status.st_mtim.tv_nsec))
         }
         return found

@@ -6,6 +6,7 @@
 #include "test_support.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 typedef struct {
@@ -506,6 +507,97 @@ static void test_deleting_user_data_empties_the_image_caches(void) {
     be_config_free(config);
 }
 
+/* Things in images/ that are no entry the cache wrote, at the very name of an entry: a FIFO (opening it to read
+ * would block until a writer came), symbolic links to /etc/passwd and to a FIFO, a directory, a 2 GB sparse file.
+ * None is read or followed, nothing they point to changes, and each fetch is answered from the network. */
+static void test_files_that_are_no_entry_are_never_read(void) {
+    static const char *kinds[] = {"fifo", "link to /etc/passwd", "link to a fifo", "directory", "2 GB sparse"};
+    char root[] = "/tmp/be-images-XXXXXX", dir[512], entry[1024], fifo[1024];
+    be_config *config = image_config(root, 0, 64u << 20); /* no memory cache: every fetch looks on disk */
+    be_sdk *sdk = NULL;
+    image_result r;
+    struct stat passwd_before, passwd_after;
+    DIR *directory;
+    struct dirent *found;
+    size_t kind;
+    sandbox_reset();
+    CHECK(stat("/etc/passwd", &passwd_before) == 0);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    images_dir(root, dir, sizeof dir);
+    fetch(sdk, "/cdn/hostile.png", &r);
+    CHECK(!r.result.has_error);
+    image_result_dispose(&r);
+    entry[0] = 0;
+    directory = opendir(dir);
+    while (directory && (found = readdir(directory)) != NULL) {
+        if (found->d_name[0] != '.') snprintf(entry, sizeof entry, "%s/%s", dir, found->d_name);
+    }
+    if (directory) closedir(directory);
+    CHECK(entry[0] != 0);
+    snprintf(fifo, sizeof fifo, "%s/../a-fifo", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    for (kind = 0; kind < sizeof kinds / sizeof *kinds; kind++) {
+        int fd;
+        if (unlink(entry) != 0) rmdir(entry);
+        switch (kind) {
+        case 0: CHECK(mkfifo(entry, 0600) == 0); break;
+        case 1: CHECK(symlink("/etc/passwd", entry) == 0); break;
+        case 2: CHECK(symlink(fifo, entry) == 0); break;
+        case 3: CHECK(mkdir(entry, 0700) == 0); break;
+        default:
+            fd = open(entry, O_WRONLY | O_CREAT, 0600);
+            CHECK(fd >= 0 && ftruncate(fd, (off_t)2 << 30) == 0);
+            close(fd);
+        }
+        fetch(sdk, "/cdn/hostile.png", &r);
+        if (r.result.has_error || r.from_cache) fprintf(stderr, "a %s as the entry: not answered from the network\n", kinds[kind]);
+        CHECK(!r.result.has_error && !r.from_cache && r.image != NULL);
+        image_result_dispose(&r);
+    }
+    CHECK_INT(sandbox_count("/cdn/hostile.png"), 1 + (int)(sizeof kinds / sizeof *kinds));
+    CHECK(stat("/etc/passwd", &passwd_after) == 0 && passwd_after.st_size == passwd_before.st_size &&
+          passwd_after.st_mtime == passwd_before.st_mtime);
+    be_sdk_shutdown(sdk, 2000);
+    unlink(fifo);
+    be_config_free(config);
+}
+
+/* 10,000 distinct URLs through a disk cache of 200 KB: the folder never holds a byte more than the limit. A host
+ * transport answers each request at once with a 1 KB image, so the count costs no server. */
+static void answer_with_a_small_png(be_http_request *request, void *user_data) {
+    static const char *lines[] = {"Content-Type: image/png", "Cache-Control: max-age=3600"};
+    static unsigned char body[1024] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    (void)user_data;
+    be_http_request_complete(request, 200, lines, 2, body, sizeof body);
+}
+
+static void test_ten_thousand_urls_keep_the_disk_bound_to_the_byte(void) {
+    char root[] = "/tmp/be-images-XXXXXX", dir[512], url[256];
+    const uint64_t limit = 200u * 1024;
+    be_config *config = image_config(root, 0, limit);
+    be_sdk *sdk = NULL;
+    long bytes = 0, largest = 0;
+    int i;
+    CHECK_INT(be_config_set_http_transport(config, answer_with_a_small_png, NULL), BE_OK);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    images_dir(root, dir, sizeof dir);
+    for (i = 0; i < 10000; i++) {
+        image_result r;
+        snprintf(url, sizeof url, "https://cdn.example/%d.png", i);
+        fetch(sdk, url, &r);
+        CHECK(!r.result.has_error);
+        image_result_dispose(&r);
+        if (i % 500 == 499) {
+            count_files(dir, &bytes);
+            if (bytes > largest) largest = bytes;
+        }
+    }
+    printf("  10,000 URLs, disk limit %llu bytes: the folder held at most %ld\n", (unsigned long long)limit, largest);
+    CHECK(largest > 0 && (uint64_t)largest <= limit);
+    be_sdk_shutdown(sdk, 2000);
+    be_config_free(config);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_cold_then_memory_then_disk_after_a_restart);
@@ -519,6 +611,8 @@ int main(void) {
     RUN(test_shutdown_cancels_a_fetch_in_flight_once);
     RUN(test_creatives_and_the_zone_ad_image);
     RUN(test_deleting_user_data_empties_the_image_caches);
+    RUN(test_files_that_are_no_entry_are_never_read);
+    RUN(test_ten_thousand_urls_keep_the_disk_bound_to_the_byte);
     curl_global_cleanup();
     return test_finish();
 }
