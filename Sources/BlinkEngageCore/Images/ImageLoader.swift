@@ -26,6 +26,8 @@ final class ImageLoader: Sendable {
         var transport: (any Transport)?
         var closed = false
         var statistics = ImageStatistics()
+        /// Raised by each erasure: an answer to a request sent before it is handed over but not cached.
+        var erasures: UInt64 = 0
     }
 
     private let settings: Settings
@@ -90,7 +92,10 @@ final class ImageLoader: Sendable {
 
     /// Forgets every cached image, in memory and on disk (`be_sdk_delete_user_data`).
     func removeAll() {
-        state.withLock { $0.memory.removeAll() }
+        state.withLock {
+            $0.memory.removeAll()
+            $0.erasures += 1
+        }
         disk?.removeAll()
     }
 
@@ -139,11 +144,15 @@ final class ImageLoader: Sendable {
             headers: requestHeaders + ImageCachePolicy.validationHeaders(etag: revalidating?.etag, lastModified: revalidating?.lastModified),
             timeoutMilliseconds: settings.timeoutMilliseconds, maximumBodyBytes: Self.maximumImageBytes)
         request.wantsStableBody = true  // kept as StableBytes by both caches: a host transport's copy goes there at once
-        state.withLock { $0.statistics.requests += 1 }
-        transport.send(request) { [self] outcome in received(url, outcome, revalidating: revalidating) }
+        let erasures = state.withLock { state -> UInt64 in
+            state.statistics.requests += 1
+            return state.erasures
+        }
+        transport.send(request) { [self] outcome in received(url, outcome, revalidating: revalidating, erasures: erasures) }
     }
 
-    private func received(_ url: String, _ outcome: Result<HTTPResponse, TransportError>, revalidating: ImageEntry?) {
+    private func received(_ url: String, _ outcome: Result<HTTPResponse, TransportError>, revalidating: ImageEntry?,
+                          erasures: UInt64) {
         let response: HTTPResponse
         switch outcome {
         case .success(let answer): response = answer
@@ -175,7 +184,10 @@ final class ImageLoader: Sendable {
                                variant: ImageCachePolicy.variant(vary: response.headers["vary"], request: requestHeaders))
             isFromCache = false
         }
-        if policy.noStore || !ImageCachePolicy.isStorable(vary: response.headers["vary"]) {
+        let erasedSince = state.withLock { $0.erasures != erasures }
+        if erasedSince {
+            // Asked for before an erasure: handed over, kept nowhere.
+        } else if policy.noStore || !ImageCachePolicy.isStorable(vary: response.headers["vary"]) {
             state.withLock { $0.memory.remove(url) }
             disk?.remove(url)
         } else {

@@ -91,8 +91,12 @@ final class PrefetchCache: Sendable {
         }
     }
 
-    /// Forgets every prefetched answer (erasure); a fetch that joined a prefetch in flight still gets its result.
+    /// Forgets every prefetched answer (erasure), and every prefetch in flight: its answer, made for the erased
+    /// user, is dropped when it arrives. A fetch that joined a prefetch in flight, as a fetch made before the
+    /// erasure, still gets its result.
     func removeAll() {
-        state.withLock { state in state.entries.removeAll { if case .ready = $0.slot { true } else { false } } }
+        state.withLock { state in
+            state.entries.removeAll { if case .inFlight(let waiter) = $0.slot { waiter == nil } else { true } }
+        }
     }
 }

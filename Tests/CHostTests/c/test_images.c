@@ -503,6 +503,25 @@ static void test_deleting_user_data_empties_the_image_caches(void) {
     CHECK(!r.from_cache);
     image_result_dispose(&r);
     CHECK_INT(sandbox_count("/cdn/erase.png"), 2);
+    /* erasure while a fetch is in flight: the fetch is answered, but what it brings, asked for before the
+     * erasure, is kept in neither cache */
+    sandbox_fault("{\"path\": \"/cdn/in-flight.png\", \"gate\": true, \"times\": 1}");
+    memset(&r, 0, sizeof r);
+    test_result_init(&r.result);
+    {
+        char url[512];
+        snprintf(url, sizeof url, "%s/cdn/in-flight.png", sandbox_url());
+        CHECK_INT(be_sdk_fetch_image(sdk, url, on_image, &r), BE_OK);
+        while (sandbox_count("/cdn/in-flight.png") < 1) sched_yield();
+        CHECK_INT(be_sdk_delete_user_data(sdk), BE_OK);
+        free(sandbox_call("POST", "/_sandbox/release", NULL));
+        CHECK(test_result_wait(&r.result, 1) && !r.result.has_error);
+        image_result_dispose(&r);
+        CHECK_INT(count_files(dir, NULL), 0);
+        fetch(sdk, "/cdn/in-flight.png", &r);
+        CHECK(!r.from_cache);
+        image_result_dispose(&r);
+    }
     be_sdk_shutdown(sdk, 2000);
     be_config_free(config);
 }

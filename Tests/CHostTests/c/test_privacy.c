@@ -386,6 +386,66 @@ static void test_a_prefetch_answers_one_fetch(void) {
     be_config_free(config);
 }
 
+/* A cached feed belongs to its identity: after another identity is set, with the network dead, a load is never
+ * answered with the first identity's feed, in this SDK or after a restart; nor after switching back (a new
+ * identity deletes the cache). */
+static void test_a_cached_feed_is_never_shown_to_another_identity(void) {
+    char storage[] = "/tmp/be-cache-identity-XXXXXX";
+    const char *identities[] = {"user-b", "user-a"};
+    int round;
+    CHECK(mkdtemp(storage) != NULL);
+    sandbox_reset();
+    for (round = 0; round < 3; round++) {
+        be_config *config = sandbox_config("demo-key");
+        be_sdk *sdk = NULL;
+        test_result feed;
+        be_config_set_storage_dir(config, storage);
+        be_config_set_feed_cache(config, 3600);
+        CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+        if (round == 0) {
+            CHECK_INT(be_sdk_set_user_identity(sdk, "user-a"), BE_OK);
+            load_feed(sdk, &feed);
+            CHECK(!feed.has_error);
+            test_result_dispose(&feed);
+            sandbox_fault("{\"path\": \"/v1/\", \"reset\": true}"); /* the network dies */
+            CHECK_INT(be_sdk_set_user_identity(sdk, identities[0]), BE_OK);
+        } else {
+            CHECK_INT(be_sdk_set_user_identity(sdk, identities[round - 1]), BE_OK);
+        }
+        load_feed(sdk, &feed);
+        CHECK(feed.has_error); /* never user-a's cached feed */
+        CHECK(feed.feed == NULL);
+        test_result_dispose(&feed);
+        be_sdk_shutdown(sdk, 0);
+        be_config_free(config);
+    }
+    free(sandbox_call("POST", "/_sandbox/faults/clear", NULL));
+}
+
+/* Erasure while a prefetch is in flight: its answer, made for the erased user, answers no later fetch. */
+static void test_erasure_during_a_prefetch_drops_its_answer(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    be_moments_request *request = be_moments_request_new();
+    be_moments_response *later;
+    be_moments_request_set_payload(request, "placement", "checkout");
+    sandbox_reset();
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    sandbox_fault("{\"path\": \"offers.json\", \"gate\": true, \"times\": 1}");
+    CHECK_INT(be_sdk_prefetch_moments_offers(sdk, request), BE_OK);
+    while (offer_requests() < 1) sched_yield();
+    CHECK_INT(be_sdk_delete_user_data(sdk), BE_OK);
+    free(sandbox_call("POST", "/_sandbox/release", NULL));
+    later = fetch(sdk, request);
+    CHECK(later != NULL);
+    CHECK_INT(offer_requests(), 2); /* asked again: the prefetched answer was dropped */
+    CHECK_INT(stats_of(sdk).prefetch_hits, 0);
+    be_moments_response_release(later);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     RUN(test_every_signal_travels_on_every_request);
@@ -396,5 +456,7 @@ int main(void) {
     RUN(test_a_cached_feed_survives_a_dead_network_and_a_restart);
     RUN(test_without_a_cache_errors_keep_their_meaning);
     RUN(test_a_prefetch_answers_one_fetch);
+    RUN(test_a_cached_feed_is_never_shown_to_another_identity);
+    RUN(test_erasure_during_a_prefetch_drops_its_answer);
     return test_finish();
 }
