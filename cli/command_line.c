@@ -20,7 +20,7 @@
 
 #include "blinkengage.h"
 
-enum { EXIT_NO = 1, EXIT_USAGE = 2, MAX_PAYLOAD = 32, MAX_ROWS = 256, MAX_COLUMNS = 6, MAX_CELL = 48 };
+enum { EXIT_NO = 1, EXIT_USAGE = 2, MAX_PAYLOAD = 32, MAX_ROWS = 256, MAX_COLUMNS = 6, MAX_CELL = 48, MAX_ARGUMENT = 8192 };
 
 typedef struct {
     const char *command, *key, *placement, *user, *moments_url, *engage_url, *zone_template, *storage, *output;
@@ -96,7 +96,30 @@ static int use_color(void) {
     return isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && term && strcmp(term, "dumb") != 0;
 }
 
-/* A JSON string (or null), escaped for any byte. */
+/* The length of the well-formed UTF-8 sequence at `p` (1 to 4), or 0 when the bytes there are not one (a stray
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short). */
+static size_t utf8_sequence(const unsigned char *p) {
+    size_t n, i;
+    unsigned long code;
+    if (p[0] < 0x80) return 1;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF) n = 2, code = p[0] & 0x1F;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF) n = 3, code = p[0] & 0x0F;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4) n = 4, code = p[0] & 0x07;
+    else return 0;
+    for (i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0;
+        code = code << 6 | (p[i] & 0x3F);
+    }
+    if ((n == 3 && (code < 0x800 || (code >= 0xD800 && code <= 0xDFFF))) || (n == 4 && (code < 0x10000 || code > 0x10FFFF)))
+        return 0;
+    return n;
+}
+
+/* Whether a well-formed sequence is a C1 control (U+0080...U+009F): terminals read some as CSI or OSC. */
+static int is_c1(const unsigned char *p, size_t n) { return n == 2 && p[0] == 0xC2 && p[1] <= 0x9F; }
+
+/* A JSON string (or null): valid JSON for any bytes. Controls, DEL and C1 controls are escaped; a byte that is not
+ * part of well-formed UTF-8 becomes U+FFFD. */
 static void json_string(const char *text) {
     const unsigned char *p = (const unsigned char *)text;
     if (!text) {
@@ -104,7 +127,18 @@ static void json_string(const char *text) {
         return;
     }
     putchar('"');
-    for (; *p; p++) {
+    while (*p) {
+        size_t n = utf8_sequence(p);
+        if (n == 0) {
+            fputs("\\ufffd", stdout);
+            p++;
+            continue;
+        }
+        if (is_c1(p, n)) {
+            printf("\\u%04x", p[1]);
+            p += n;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", stdout); break;
         case '\\': fputs("\\\\", stdout); break;
@@ -112,11 +146,36 @@ static void json_string(const char *text) {
         case '\r': fputs("\\r", stdout); break;
         case '\t': fputs("\\t", stdout); break;
         default:
-            if (*p < 0x20) printf("\\u%04x", *p);
-            else putchar(*p);
+            if (*p < 0x20 || *p == 0x7F) printf("\\u%04x", *p);
+            else fwrite(p, 1, n, stdout);
         }
+        p += n;
     }
     putchar('"');
+}
+
+/* `text` as it may reach a terminal, into `out` (`size` bytes at least 4): every C0 control (ESC among them),
+ * DEL and C1 control becomes a space (tab, CR and LF) or U+FFFD (the rest), and so does a byte that is not
+ * well-formed UTF-8, so server text can never set a title, clear the screen or make a link. */
+static const char *terminal_safe(const char *text, char *out, size_t size) {
+    const unsigned char *p = (const unsigned char *)text;
+    size_t used = 0;
+    if (!text) return NULL;
+    while (*p && used + 4 < size) {
+        size_t n = utf8_sequence(p);
+        if (n == 1 && (*p == '\n' || *p == '\r' || *p == '\t')) {
+            out[used++] = ' ';
+        } else if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7F)) || is_c1(p, n)) {
+            memcpy(out + used, "\xef\xbf\xbd", 3);
+            used += 3;
+        } else {
+            memcpy(out + used, p, n);
+            used += n;
+        }
+        p += n ? n : 1;
+    }
+    out[used] = 0;
+    return out;
 }
 
 static void json_member(const char *name, const char *value, int last) {
@@ -144,7 +203,8 @@ static void table_add(table *t, const char *const *values) {
     int c;
     if (t->rows >= MAX_ROWS) return;
     for (c = 0; c < t->columns; c++) {
-        const char *value = values[c] ? values[c] : "-";
+        char safe[MAX_CELL * 4 * 3 + 16];
+        const char *value = values[c] ? terminal_safe(values[c], safe, sizeof safe) : "-";
         char *cell = t->cells[t->rows][c];
         size_t out = 0, chars = 0;
         for (; *value && chars < MAX_CELL; value++) {
@@ -153,7 +213,7 @@ static void table_add(table *t, const char *const *values) {
                 if (chars == MAX_CELL - 1 && text_width(value) > 1) break;
                 chars++;
             }
-            cell[out++] = (byte == '\n' || byte == '\r' || byte == '\t') ? ' ' : (char)byte;
+            cell[out++] = (char)byte;
         }
         if (*value) {
             memcpy(cell + out, "\xe2\x80\xa6", 3); /* … */
@@ -370,7 +430,11 @@ static int run_offers(const options *o) {
     if (!o->key) return usage_error(o, "offers needs --key");
     if ((status = start_sdk(o, &sdk)) != 0) return status;
     request = be_moments_request_new();
-    if (o->placement) be_moments_request_set_payload(request, "placement", o->placement);
+    if (o->placement && be_moments_request_set_payload(request, "placement", o->placement) != BE_OK) {
+        be_moments_request_free(request);
+        be_sdk_shutdown(sdk, 0);
+        return usage_error(o, "--placement: %s", be_last_error_message());
+    }
     for (i = 0; i < o->payload_count; i++) {
         char name[256];
         const char *equals = strchr(o->payload[i], '=');
@@ -522,8 +586,11 @@ static void print_pairs(const char *const *names, const char *const *values, int
         int w = (int)strlen(names[i]);
         if (w > width) width = w;
     }
-    for (i = 0; i < count; i++)
-        printf("%s%-*s%s  %s\n", color ? "\033[1m" : "", width, names[i], color ? "\033[0m" : "", values[i] ? values[i] : "-");
+    for (i = 0; i < count; i++) {
+        char safe[4096];
+        printf("%s%-*s%s  %s\n", color ? "\033[1m" : "", width, names[i], color ? "\033[0m" : "",
+               values[i] ? terminal_safe(values[i], safe, sizeof safe) : "-");
+    }
 }
 
 static int run_zone_ad(const options *o) {
@@ -644,6 +711,17 @@ static int run_stats(const options *o) {
 
 static int parse(int argc, char **argv, options *o, int *help) {
     int i;
+    /* Every argument is UTF-8 of a sane length before any is used: a host's shell can pass any bytes. */
+    for (i = 1; i < argc; i++) {
+        const unsigned char *p = (const unsigned char *)argv[i];
+        size_t length = strnlen(argv[i], MAX_ARGUMENT + 1);
+        if (length > MAX_ARGUMENT) return usage_error(o, "argument %d is longer than %d bytes", i, MAX_ARGUMENT);
+        while (*p) {
+            size_t n = utf8_sequence(p);
+            if (n == 0) return usage_error(o, "argument %d is not UTF-8", i);
+            p += n;
+        }
+    }
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;

@@ -51,6 +51,37 @@ final class CLITests: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
     }
 
+    /// Server text with terminal escape sequences (a window title, a screen clear, an OSC 8 link, a C1 CSI) never
+    /// reaches the terminal raw: the table shows U+FFFD in their place, JSON keeps them escaped and stays JSON.
+    func testServerTextNeverReachesATerminalRaw() throws {
+        let title = "T\u{1B}]0;pwned\u{07} \u{1B}[2J \u{1B}]8;;http://evil/\u{1B}\\link\u{1B}]8;;\u{1B}\\ \u{9B}31m"
+        let offer: [String: Any] = ["id": 1, "title": title, "click_url": "https://a.example/", "advertiser_name": "A\u{1B}[31m"]
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["data": ["offers": [offer], "count": 1]]), as: UTF8.self)
+        let fault = String(decoding: try JSONSerialization.data(withJSONObject: ["path": "offers.json", "status": 200, "body": body]), as: UTF8.self)
+        try sandbox.addFault(fault)
+        let table = try run(["offers", "--key", "demo-key"])
+        XCTAssertEqual(table.status, 0, table.err)
+        XCTAssertFalse(table.out.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || ($0.value >= 0x7F && $0.value <= 0x9F) },
+                       table.out.debugDescription)
+        XCTAssertTrue(table.out.contains("\u{FFFD}]0;pwned"), table.out)
+        let json = try self.json(try run(["offers", "--key", "demo-key", "--json"]).out)
+        let offers = try XCTUnwrap(json["offers"] as? [[String: Any]])
+        XCTAssertEqual(offers.first?["title"] as? String, title)
+    }
+
+    /// A closed stdout ends the command quietly; arguments that are not UTF-8 or are absurdly long are usage errors.
+    func testClosedOutputAndHostileArguments() throws {
+        let binary = Self.binary!.path
+        let base = "'\(binary)' offers --moments-url '\(sandbox.url)/native/v4' --key demo-key --storage '\(storage.path)'"
+        let closed = try Command.run("/bin/sh", ["-c", "\(base) --placement checkout | head -c1 >/dev/null; echo \"status $?\""])
+        XCTAssertTrue(closed.output.contains("status 0"), closed.output)
+        XCTAssertFalse(closed.output.contains("blinkengage:"), closed.output)
+        let notUTF8 = try Command.run("/bin/sh", ["-c", "\(base) --placement \"$(printf '\\377\\376')\"; echo \"status $?\""])
+        XCTAssertTrue(notUTF8.output.contains("is not UTF-8") && notUTF8.output.contains("status 2"), notUTF8.output)
+        let huge = try Command.run("/bin/sh", ["-c", "\(base) --placement \"$(head -c 100000 /dev/zero | tr '\\0' a)\"; echo \"status $?\""])
+        XCTAssertTrue(huge.output.contains("longer than 8192 bytes") && huge.output.contains("status 2"), huge.output)
+    }
+
     func testOffersAsATableAndAsJSON() throws {
         let table = try run(["offers", "--key", "demo-key", "--placement", "checkout", "--payload", "country=DE"])
         XCTAssertEqual(table.status, 0, table.err)
