@@ -617,6 +617,44 @@ static void test_ten_thousand_urls_keep_the_disk_bound_to_the_byte(void) {
     be_config_free(config);
 }
 
+/* One URL's entry copied over another's file: it names the other URL, so it is never handed out for this one. */
+static void test_a_swapped_entry_is_never_handed_out(void) {
+    char root[] = "/tmp/be-images-XXXXXX", dir[512], first[1024] = "", second[1024] = "", command[2200];
+    be_config *config = image_config(root, 0, 64u << 20);
+    be_sdk *sdk = NULL;
+    image_result a, b;
+    DIR *directory;
+    struct dirent *found;
+    sandbox_reset();
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    images_dir(root, dir, sizeof dir);
+    fetch(sdk, "/cdn/swap-a.jpg", &a); /* a JPEG */
+    directory = opendir(dir);
+    while (directory && (found = readdir(directory)) != NULL)
+        if (found->d_name[0] != '.') snprintf(first, sizeof first, "%s/%s", dir, found->d_name);
+    if (directory) closedir(directory);
+    fetch(sdk, "/cdn/swap-b.png", &b); /* a PNG */
+    directory = opendir(dir);
+    while (directory && (found = readdir(directory)) != NULL) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, found->d_name);
+        if (found->d_name[0] != '.' && strcmp(path, first) != 0) snprintf(second, sizeof second, "%s", path);
+    }
+    if (directory) closedir(directory);
+    CHECK(first[0] && second[0]);
+    snprintf(command, sizeof command, "cp '%s' '%s'", first, second);
+    CHECK(system(command) == 0);
+    image_result_dispose(&b);
+    fetch(sdk, "/cdn/swap-b.png", &b);
+    CHECK(!b.result.has_error && !b.from_cache);
+    CHECK(b.image && strcmp(be_image_content_type(b.image), "image/png") == 0);
+    CHECK_INT(sandbox_count("/cdn/swap-b.png"), 2);
+    image_result_dispose(&a);
+    image_result_dispose(&b);
+    be_sdk_shutdown(sdk, 2000);
+    be_config_free(config);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_cold_then_memory_then_disk_after_a_restart);
@@ -631,6 +669,7 @@ int main(void) {
     RUN(test_creatives_and_the_zone_ad_image);
     RUN(test_deleting_user_data_empties_the_image_caches);
     RUN(test_files_that_are_no_entry_are_never_read);
+    RUN(test_a_swapped_entry_is_never_handed_out);
     RUN(test_ten_thousand_urls_keep_the_disk_bound_to_the_byte);
     curl_global_cleanup();
     return test_finish();

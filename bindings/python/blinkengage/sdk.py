@@ -38,14 +38,23 @@ class SDK:
     def __enter__(self) -> "SDK":
         return self
 
+    def __del__(self) -> None:
+        # Collected while open: shut down here, so no callback of a collected SDK can reach a freed ctypes thunk
+        # (the owed ones run now, cancelled). At interpreter exit the library may already be gone: nothing then.
+        try:
+            self.shutdown(0)
+        except Exception:  # noqa: BLE001 - a finalizer has nowhere to raise to
+            pass
+
     def __exit__(self, *exc_info: object) -> None:
         self.shutdown()
 
     def shutdown(self, timeout_ms: int = 2000) -> None:
-        """Runs every callback still owed (here, in dispatch mode), then frees the SDK."""
+        """Runs every callback still owed (here, in dispatch mode), then frees the SDK. Any call after it raises
+        BlinkEngageError; a second shutdown does nothing."""
         if self._handle:
-            lib.be_sdk_shutdown(self._handle, timeout_ms)
-            self._handle = None
+            handle, self._handle = self._handle, None
+            lib.be_sdk_shutdown(handle, timeout_ms)
             with self._pending_lock:
                 self._pending.clear()
 

@@ -393,14 +393,20 @@ pub type Stats = sys::be_stats;
 /// A closure waiting for its one call, owned by the library between the call and the callback.
 struct Pending<T>(Box<dyn FnOnce(Result<T, Error>) + Send + 'static>);
 
-/// The C callback: takes back the boxed closure and calls it with the retained result or the error.
+/// The C callback: takes back the boxed closure and calls it with the retained result or the error. A panic in
+/// the closure is caught here and reported on stderr: unwinding out of an `extern "C"` function aborts the
+/// process, which would take the host down for a bug in one callback.
 unsafe extern "C" fn trampoline<Raw, T>(raw: *mut Raw, error: *const sys::be_error, user_data: *mut c_void)
 where
     T: FromRaw<Raw>,
 {
     let pending = unsafe { Box::from_raw(user_data as *mut Pending<T>) };
     let result = if error.is_null() { Ok(T::from_raw(raw)) } else { Err(Error::from_c(error)) };
-    (pending.0)(result);
+    if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || (pending.0)(result))) {
+        let message = panic.downcast_ref::<&str>().map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".to_string());
+        eprintln!("blinkengage: a callback panicked: {message}");
+    }
 }
 
 trait FromRaw<Raw> {

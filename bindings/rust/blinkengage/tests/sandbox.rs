@@ -138,3 +138,27 @@ fn shutdown_runs_what_is_owed_once() {
     }
     assert!(result.recv_timeout(Duration::from_millis(0)).is_err());
 }
+
+/// A callback that panics: caught at the C boundary (unwinding out of an extern "C" function would abort the
+/// process), reported, and the SDK goes on; an SDK dropped with a callback owed runs it, cancelled, once.
+#[test]
+fn a_panicking_callback_and_a_dropped_sdk() {
+    let sandbox = Sandbox::start();
+    let sdk = Sdk::start(&sandbox.config()).unwrap();
+    let (ran, panicked) = mpsc::channel();
+    sdk.fetch_zone_ad("1", move |_| {
+        ran.send(()).unwrap();
+        panic!("host bug");
+    }).unwrap();
+    panicked.recv_timeout(Duration::from_secs(60)).expect("the callback ran");
+    let after = wait(|done| sdk.fetch_zone_ad("1", done));
+    assert!(after.is_ok(), "the SDK goes on after a panic");
+    let (done, result) = mpsc::channel();
+    sdk.fetch_zone_ad("2", move |r| done.send(r.map(|_| ())).unwrap()).unwrap();
+    drop(sdk);
+    let outcome = result.recv_timeout(Duration::from_secs(60)).expect("owed at drop: run once");
+    if let Err(error) = outcome {
+        assert_eq!(error.domain(), Some(blinkengage::BE_CANCELLED_ERROR_DOMAIN));
+    }
+    assert!(result.recv_timeout(Duration::from_millis(0)).is_err());
+}
