@@ -21,6 +21,19 @@ func hostBytes(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFa
     return borrowedBytes(of: pointer)
 }
 
+/// A getter's host argument (`be_offer_field`'s key, a style's path), read as `hostString` / `hostBytes` read it
+/// but outside the fork gate: getters only read objects that no longer change, like the getters without
+/// arguments, and a getter per field of every offer must not pay a gate's entry and exit (about 200
+/// instructions). NULL and invalid UTF-8 record the message and read as nil.
+func getterArgument<Value>(_ read: () throws(EngineFailure) -> Value) -> Value? {
+    do {
+        return try read()
+    } catch {
+        LastError.set(error.message)
+        return nil
+    }
+}
+
 /// Like `hostString`, but NULL reads as nil.
 func optionalHostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFailure) -> String? {
     guard pointer != nil else { return nil }
