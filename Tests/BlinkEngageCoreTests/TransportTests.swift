@@ -64,7 +64,8 @@ final class TransportTests {
     }
 
     /// The host's 16-byte blocks agree with the host rules read a byte at a time (labels of letters, digits and
-    /// hyphens, each starting with a letter or digit, between single dots; ':', '/', '?' or '#' ends the host):
+    /// hyphens, each starting with a letter or digit, between single dots, the last not starting with a digit, no
+    /// "--"; ':', '/', '?' or '#' ends the host):
     /// every byte value at the edges of the blocks of hosts of several lengths, alone or right after a dot.
     @Test func theHostBlocksAgreeWithTheByteRules() {
         func expected(_ host: [UInt8]) -> Bool {
@@ -72,6 +73,9 @@ final class TransportTests {
             // A ':' starts a port, and no port here is all digits before the path.
             if end < host.count, host[end] == UInt8(ascii: ":") { return false }
             let labels = host[..<end].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            // Left to the full check: a last label starting with a digit (a host that may end in a number) and "--".
+            if let last = labels.last?.first, last >= UInt8(ascii: "0"), last <= UInt8(ascii: "9") { return false }
+            if zip(host[..<end], host[..<end].dropFirst()).contains(where: { $0 == UInt8(ascii: "-") && $1 == UInt8(ascii: "-") }) { return false }
             return end > 0 && labels.allSatisfy { label in
                 guard let first = label.first, ASCII.isAlphanumeric(first) else { return false }
                 return label.allSatisfy { ASCII.isAlphanumeric($0) || $0 == UInt8(ascii: "-") }

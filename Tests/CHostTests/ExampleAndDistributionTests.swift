@@ -144,6 +144,12 @@ final class ExampleAndDistributionTests: XCTestCase {
         for module in ["20FoundationEssentials", "8Dispatch", "17_StringProcessing", "11BlinkEngage"] {
             XCTAssertFalse(symbols.contains(module), "the release library links \(module)")
         }
+        // The C shims' static functions and state exist once: a copy per object file meant ten fork gates (ten
+        // states and ten pairs of fork handlers) and six copies of each byte scan.
+        for name in ["be_fork_gate_get.once", "be_fork_gate_prepare", "be_url_is_plain_http", "be_json_unescape"] {
+            let copies = symbols.split(separator: "\n").filter { $0.hasSuffix(" " + name) }.count
+            XCTAssertLessThanOrEqual(copies, 1, "\(copies) copies of \(name) in the release library")
+        }
     }
 
     /// README names exactly the libraries `readelf -d` lists as NEEDED (the loader aside), and the newest glibc

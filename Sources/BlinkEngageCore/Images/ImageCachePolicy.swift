@@ -83,18 +83,18 @@ struct ImageCachePolicy: Equatable, Sendable {
     }
 
     /// The request headers an answer's `Vary` names and their values in `request`, as one string stored with the
-    /// entry and compared at each use: the names lower-cased and sorted, then an FNV-1a of the values (an absent
-    /// header is an empty value). nil without a `Vary`.
+    /// entry and compared at each use: the names lower-cased, in the answer's order, then an FNV-1a of the values
+    /// (an absent header is an empty value). nil without a `Vary`.
     static func variant(vary: String?, request: [(name: String, value: String)]) -> String? {
         let names = (vary ?? "").split(separator: ",").map { String($0).trimmed.lowercased() }.filter { !$0.isEmpty }
         guard !names.isEmpty else { return nil }
-        let sorted = Array(Set(names)).sorted()
-        var values: [UInt8] = []
-        for name in sorted {
+        var hash = FNV1a.offsetBasis
+        for name in names {
             let value = request.first { $0.name.lowercased() == name }?.value ?? ""
-            values += Array(value.utf8) + [0]
+            hash = FNV1a.hash(value.utf8, continuing: hash)
+            hash = FNV1a.hash(CollectionOfOne(0), continuing: hash)
         }
-        return sorted.joined(separator: ",") + "=" + String(FNV1a.hash(values), radix: 16)
+        return names.joined(separator: ",") + "=" + String(hash, radix: 16)
     }
 
     /// Whether an entry stored with `variant` may answer `request`.

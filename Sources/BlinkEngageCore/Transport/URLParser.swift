@@ -51,6 +51,8 @@ struct URLParts: Sendable, Equatable {
         return text.withUTF8(isPlainHTTP)
     }
 
+    /// Not inlined: the C function is `static`, and each object file calling it would carry a copy (six did).
+    @inline(never)
     static func isPlainHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // In C (CJSONScan/url.h): 16-byte blocks over the host and the path, a byte table for the host's last bytes.
         guard let base = bytes.baseAddress else { return false }

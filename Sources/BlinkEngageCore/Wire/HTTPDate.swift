@@ -5,46 +5,68 @@
 /// Case-sensitive as the grammar is; the day name must be one of the grammar's but need not match the date.
 /// Every field is range-checked before any arithmetic, so no text can make the conversion overflow.
 enum HTTPDate {
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    static let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map { Array($0.utf8) }
+    static let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map { Array($0.utf8) }
+    static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map { Array($0.utf8) }
 
     /// Seconds since 1970-01-01T00:00:00Z, or nil when the text is none of the three forms or names a year outside
     /// 1970...9999. `now` (seconds since 1970) places an RFC 850 two-digit year: one that would be more than 50
     /// years in the future is the most recent past year with those digits, as RFC 9110 requires.
     static func parse(_ text: String, now: Int64) -> Int64? {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= 64 else { return nil }
-        if bytes.count == 24, bytes[3] == UInt8(ascii: " ") { return asctime(text) }
-        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 4 || parts.count == 6, parts[parts.count - 1] == "GMT", parts[0].hasSuffix(",") else { return nil }
-        let name = String(parts[0].dropLast())
-        if parts.count == 6 {
-            guard days.contains(name), let day = number(parts[1], digits: 2), let year = number(parts[3], digits: 4),
-                  let month = month(parts[2]) else { return nil }
-            return seconds(year: year, month: month, day: day, clock: parts[4])
+        var text = text
+        return text.withUTF8 { parse(bytes: $0, now: now) }
+    }
+
+    /// The forms by their fixed layouts, read byte by byte (no String is made).
+    static func parse(bytes b: UnsafeBufferPointer<UInt8>, now: Int64) -> Int64? {
+        if b.count == 29 {  // "Sun, 06 Nov 1994 08:49:37 GMT"
+            guard name(b, 0, days), literal(b, 3, ", "), let day = digits(b, 5, 2), literal(b, 7, " "),
+                  let month = month(b, 8), literal(b, 11, " "), let year = digits(b, 12, 4), literal(b, 16, " "),
+                  literal(b, 25, " GMT") else { return nil }
+            return seconds(year: year, month: month, day: day, clock: b, at: 17)
         }
-        let date = parts[1].split(separator: "-", omittingEmptySubsequences: false)
-        guard longDays.contains(name), date.count == 3, let day = number(date[0], digits: 2), let month = month(date[1]),
-              let twoDigits = number(date[2], digits: 2) else { return nil }
-        return seconds(year: fullYear(twoDigits, now: now), month: month, day: day, clock: parts[2])
+        if b.count == 24 {  // "Sun Nov  6 08:49:37 1994"
+            guard name(b, 0, days), literal(b, 3, " "), let month = month(b, 4), literal(b, 7, " "),
+                  let day = b[8] == UInt8(ascii: " ") ? digits(b, 9, 1) : digits(b, 8, 2), literal(b, 10, " "),
+                  literal(b, 19, " "), let year = digits(b, 20, 4) else { return nil }
+            return seconds(year: year, month: month, day: day, clock: b, at: 11)
+        }
+        // "Sunday, 06-Nov-94 08:49:37 GMT": the day's name, then 24 bytes of fixed layout.
+        let nameLength = b.count - 24
+        guard nameLength >= 6, longDays.contains(where: { $0.count == nameLength && name(b, 0, [$0]) }),
+              literal(b, nameLength, ", "), let day = digits(b, nameLength + 2, 2), literal(b, nameLength + 4, "-"),
+              let month = month(b, nameLength + 5), literal(b, nameLength + 8, "-"), let twoDigits = digits(b, nameLength + 9, 2),
+              literal(b, nameLength + 11, " "), literal(b, nameLength + 20, " GMT") else { return nil }
+        return seconds(year: fullYear(twoDigits, now: now), month: month, day: day, clock: b, at: nameLength + 12)
     }
 
-    /// "Sun Nov  6 08:49:37 1994": the day as two digits or a space and one digit.
-    private static func asctime(_ text: String) -> Int64? {
-        let characters = Array(text)
-        func field(_ range: Range<Int>) -> Substring { Substring(String(characters[range])) }
-        guard characters.count == 24, characters[3] == " ", characters[7] == " ", characters[10] == " ", characters[19] == " ",
-              days.contains(String(field(0..<3))), let month = month(field(4..<7)),
-              let year = number(field(20..<24), digits: 4) else { return nil }
-        let dayText = field(8..<10)
-        let day = dayText.first == " " ? number(dayText.dropFirst(), digits: 1) : number(dayText, digits: 2)
-        guard let day else { return nil }
-        return seconds(year: year, month: month, day: day, clock: field(11..<19))
+    /// Whether one of `names` is at `at` (case-sensitive, as the grammar is).
+    private static func name(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ names: [[UInt8]]) -> Bool {
+        names.contains { candidate in
+            at + candidate.count <= b.count && candidate.indices.allSatisfy { b[at + $0] == candidate[$0] }
+        }
     }
 
-    private static func month(_ text: Substring) -> Int64? {
-        months.firstIndex(of: String(text)).map { Int64($0 + 1) }
+    private static func literal(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ text: StaticString) -> Bool {
+        guard at + text.utf8CodeUnitCount <= b.count else { return false }
+        for offset in 0..<text.utf8CodeUnitCount where b[at + offset] != text.utf8Start[offset] { return false }
+        return true
+    }
+
+    private static func month(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int64? {
+        months.firstIndex { name(b, at, [$0]) }.map { Int64($0 + 1) }
+    }
+
+    /// `count` ASCII digits at `at`, as a number.
+    private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ count: Int) -> Int64? {
+        guard at + count <= b.count else { return nil }
+        var value: Int64 = 0
+        for offset in 0..<count {
+            let byte = b[at + offset]
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        return value
     }
 
     /// A two-digit year in the century that puts it at most 50 years after `now`'s year.
@@ -56,19 +78,13 @@ enum HTTPDate {
         return year
     }
 
-    private static func seconds(year: Int64, month: Int64, day: Int64, clock: Substring) -> Int64? {
-        let fields = clock.split(separator: ":", omittingEmptySubsequences: false)
-        guard fields.count == 3, let hour = number(fields[0], digits: 2), let minute = number(fields[1], digits: 2),
-              let second = number(fields[2], digits: 2) else { return nil }
+    /// The instant of a checked date and the "HH:MM:SS" at `at`.
+    private static func seconds(year: Int64, month: Int64, day: Int64, clock b: UnsafeBufferPointer<UInt8>, at: Int) -> Int64? {
+        guard let hour = digits(b, at, 2), literal(b, at + 2, ":"), let minute = digits(b, at + 3, 2),
+              literal(b, at + 5, ":"), let second = digits(b, at + 6, 2) else { return nil }
         guard (1970...9999).contains(year), (1...daysIn(month: month, year: year)).contains(day),
               hour <= 23, minute <= 59, second <= 60 else { return nil }
         return daysFromCivil(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second
-    }
-
-    /// Exactly `digits` ASCII digits, as a number.
-    private static func number(_ text: Substring, digits: Int) -> Int64? {
-        guard text.utf8.count == digits, ASCII.isDigits(text) else { return nil }
-        return Int64(text)
     }
 
     static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -219,7 +219,8 @@ struct JSONLexer {
 
     /// Writes the body at `range` (accepted by `scanString`) with its escapes resolved to `destination`, which
     /// has room for `range.count` bytes; returns how many it wrote. The tape's C code does it (`be_json_unescape`),
-    /// for both readers.
+    /// for both readers. Not inlined: the C function is `static`, and each object file calling it would carry a copy.
+    @inline(never)
     static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         guard let base = bytes.baseAddress, !range.isEmpty else { return 0 }
         return be_json_unescape(base, range.lowerBound, range.upperBound, destination)

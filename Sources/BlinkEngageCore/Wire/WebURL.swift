@@ -8,8 +8,8 @@
 /// - anything but exactly `//` after the scheme (`http:/x`, `http:x`, `http:\\x`, `http:///x`), which other parsers
 ///   read as a path or an empty host;
 /// - more than one `@` in the authority, or a `\` ending it: parsers disagree on which part is the host;
-/// - a percent-encoded host, a host in Unicode form (its `xn--` form is accepted), a punycode label outside the
-///   scripts checked here (right-to-left scripts, combining marks, joiners).
+/// - a percent-encoded host, a host in Unicode form (its `xn--` form is accepted), a punycode label with a code
+///   point outside the blocks `isValidDecodedLabel` allows.
 /// Everything the standard refuses is refused: forbidden host code points, bad ports, IPv4 numbers out of range
 /// or in more than four parts, malformed IPv6 literals, malformed punycode.
 enum WebURL {
@@ -106,44 +106,26 @@ enum WebURL {
         }
     }
 
-    /// A punycode label's code points, held to UTS #46's validity as far as the standard library's Unicode
-    /// properties tell it: a label that decodes to ASCII only is invalid; every code point must be one
-    /// NFKC case folding leaves alone, of a letter, mark or number category, and not default-ignorable (joiners);
-    /// no combining mark at all (which also keeps the label's normalization form certain) and no right-to-left
-    /// script (whose bidi rule is not checked here) are accepted: a refusal, never a wrong acceptance.
+    /// A punycode label's code points, held to UTS #46's validity by an allowlist instead of its tables: a label
+    /// that decodes to ASCII only is invalid, and every code point must be a lower-case ASCII letter, a digit or
+    /// `-`, or lie in a block of letters UTS #46 leaves as they are (lower-case Latin-1 letters, lower-case Greek
+    /// and Cyrillic, hiragana, katakana, CJK ideographs, Hangul syllables). Anything else (compatibility forms,
+    /// upper case, combining marks, joiners, right-to-left scripts whose bidi rule is not checked here) is refused:
+    /// a refusal, never a wrong acceptance. The library carries no Unicode tables for this.
     private static func isValidDecodedLabel(_ scalars: [Unicode.Scalar]) -> Bool {
         guard scalars.contains(where: { !$0.isASCII }) else { return false }
-        for scalar in scalars {
-            let properties = scalar.properties
-            if scalar.isASCII {
-                guard (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") || scalar == "-" else { return false }
-                continue
-            }
-            guard !properties.changesWhenNFKCCaseFolded, !properties.isDefaultIgnorableCodePoint,
-                  !properties.isNoncharacterCodePoint, properties.canonicalCombiningClass == .notReordered,
-                  !isRightToLeft(scalar), !isConjoiningJamo(scalar) else { return false }
-            switch properties.generalCategory {
-            case .lowercaseLetter, .otherLetter, .modifierLetter, .decimalNumber, .otherNumber:
-                continue
-            default:
-                return false
+        return scalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x61...0x7A, 0x30...0x39, 0x2D: return true                         // a-z 0-9 -
+            case 0xDF...0xF6, 0xF8...0xFF: return true                                // ß à...ö ø...ÿ
+            case 0x3AC...0x3CE: return true                                           // lower-case Greek
+            case 0x430...0x44F, 0x451...0x45F: return true                            // lower-case Cyrillic
+            case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC: return true                // hiragana, katakana, ー
+            case 0x4E00...0x9FFF: return true                                         // CJK ideographs
+            case 0xAC00...0xD7A3: return true                                         // Hangul syllables
+            default: return false
             }
         }
-        return true
-    }
-
-    /// Blocks of right-to-left scripts (Hebrew to NKo and beyond, their presentation forms, and the
-    /// supplementary right-to-left area).
-    private static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return (0x0590...0x08FF).contains(value) || (0xFB1D...0xFDFF).contains(value) || (0xFE70...0xFEFF).contains(value)
-            || (0x10800...0x10FFF).contains(value) || (0x1E800...0x1EFFF).contains(value)
-    }
-
-    /// Hangul conjoining jamo, which compose under NFC: a label of them may not be in the form UTS #46 requires.
-    private static func isConjoiningJamo(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return (0x1100...0x11FF).contains(value) || (0xA960...0xA97F).contains(value) || (0xD7B0...0xD7FF).contains(value)
     }
 
     // MARK: IPv4
