@@ -164,6 +164,39 @@ report=$(mktemp)
       echo
     done
   done
+  # One row: $1 the label; $2 and $3 the C command and the other one, with CALLS where the call count goes; $4
+  # "counted" adds instructions per call, callgrind's (12 calls - 2 calls) / 10 for each (valgrind runs neither
+  # Mono nor the JVM). Times with three decimals when $5 says "fine" (the field reads' fractions of a microsecond).
+  pair() {
+    local results; results=$(mktemp)
+    for _ in $(seq "$rounds"); do
+      read -r c_median _ < <(taskset -c "$client_core" ${2//CALLS/$per_round})
+      read -r o_median _ < <(taskset -c "$client_core" ${3//CALLS/$per_round})
+      echo "$c_median $o_median" >> "$results"
+    done
+    local counts=()
+    if [ "${4:-}" = counted ]; then
+      for command in "$2" "$3"; do
+        for n in 2 12; do
+          counts+=("$( (timeout 300 valgrind --tool=callgrind --callgrind-out-file=/dev/null ${command//CALLS/$n} 2>&1 >/dev/null \
+            || true) | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')")
+        done
+      done
+    fi
+    python3 - "$results" "$1" "${5:-}" "${counts[@]}" <<'PY'
+import statistics, sys
+path, label, fine, *counts = sys.argv[1:]
+rows = [tuple(map(float, line.split()[:2])) for line in open(path)]
+ratios = sorted(o / c for c, o in rows)
+digits = 3 if fine else 1
+# valgrind 3.19 dies on the Swift concurrency runtime (the await contender): no count then.
+def per_call(two, twelve): return f"{(int(twelve) - int(two)) // 10:,}" if two and twelve else "—"
+row = (f"| {label} | {statistics.median(c for c, _ in rows):.{digits}f} µs | {statistics.median(o for _, o in rows):.{digits}f} µs "
+       f"| **{statistics.median(ratios):.2f}x** ({ratios[0]:.2f}–{ratios[-1]:.2f}) |")
+print(row + (f" {per_call(*counts[0:2])} / {per_call(*counts[2:4])} |" if counts else ""))
+PY
+    rm -f "$results"
+  }
   if [ "$only" != bindings ]; then
   echo "## The Swift surface against the C API: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
@@ -173,39 +206,10 @@ report=$(mktemp)
   echo
   echo "| what | C API | Swift surface | ratio (range) | instructions per call, C / Swift |"
   echo "|---|---|---|---|---|"
-  # One row: $1 the label; $2 and $3 the C and Swift commands with CALLS where the call count goes. Instructions
-  # are callgrind's (12 calls - 2 calls) / 10 for each.
-  swift_pair() {
-    local results; results=$(mktemp)
-    for _ in $(seq "$rounds"); do
-      read -r c_median _ < <(taskset -c "$client_core" ${2//CALLS/$per_round})
-      read -r s_median _ < <(taskset -c "$client_core" ${3//CALLS/$per_round})
-      echo "$c_median $s_median" >> "$results"
-    done
-    local counts=()
-    for command in "$2" "$3"; do
-      for n in 2 12; do
-        counts+=("$( (timeout 300 valgrind --tool=callgrind --callgrind-out-file=/dev/null ${command//CALLS/$n} 2>&1 >/dev/null \
-          || true) | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')")
-      done
-    done
-    python3 - "$results" "$1" "${counts[@]}" <<'PY'
-import statistics, sys
-path, label, *counts = sys.argv[1:]
-rows = [tuple(map(float, line.split()[:2])) for line in open(path)]
-ratios = sorted(s / c for c, s in rows)
-# valgrind 3.19 dies on the Swift concurrency runtime (the await contender): no count then.
-def per_call(two, twelve): return f"{(int(twelve) - int(two)) // 10:,}" if two and twelve else "—"
-print(f"| {label} | {statistics.median(c for c, _ in rows):.1f} µs | {statistics.median(s for _, s in rows):.1f} µs "
-      f"| **{statistics.median(ratios):.2f}x** ({ratios[0]:.2f}–{ratios[-1]:.2f}) "
-      f"| {per_call(*counts[0:2])} / {per_call(*counts[2:4])} |")
-PY
-    rm -f "$results"
-  }
-  swift_pair "fetch + decode, handlers in dispatch" "$work/fetch_blinkengage $base/m3 CALLS" "$swift_bench fetch $base/m3 CALLS"
-  swift_pair "fetch + decode, handlers on the SDK's thread (C: a condition variable; Swift: await)" \
-    "$work/fetch_blinkengage $base/m3 CALLS sdk-callbacks" "$swift_bench fetch $base/m3 CALLS async"
-  swift_pair "one feed event report on the caller's thread" "$work/report_blinkengage $base CALLS" "$swift_bench report $base CALLS"
+  pair "fetch + decode, handlers in dispatch" "$work/fetch_blinkengage $base/m3 CALLS" "$swift_bench fetch $base/m3 CALLS" counted
+  pair "fetch + decode, handlers on the SDK's thread (C: a condition variable; Swift: await)" \
+    "$work/fetch_blinkengage $base/m3 CALLS sdk-callbacks" "$swift_bench fetch $base/m3 CALLS async" counted
+  pair "one feed event report on the caller's thread" "$work/report_blinkengage $base CALLS" "$swift_bench report $base CALLS" counted
   echo
   fi
   if [ "$only" != swift ]; then
@@ -221,29 +225,12 @@ PY
   echo
   echo "| what | C API | binding | ratio (range) |"
   echo "|---|---|---|---|"
-  binding_pair() {
-    local results; results=$(mktemp)
-    for _ in $(seq "$rounds"); do
-      read -r c_median _ < <(taskset -c "$client_core" ${2//CALLS/$per_round})
-      read -r b_median _ < <(taskset -c "$client_core" ${3//CALLS/$per_round})
-      echo "$c_median $b_median" >> "$results"
-    done
-    python3 - "$results" "$1" <<'PY'
-import statistics, sys
-path, label = sys.argv[1:]
-rows = [tuple(map(float, line.split()[:2])) for line in open(path)]
-ratios = sorted(b / c for c, b in rows)
-print(f"| {label} | {statistics.median(c for c, _ in rows):.3f} µs | {statistics.median(b for _, b in rows):.3f} µs "
-      f"| **{statistics.median(ratios):.2f}x** ({ratios[0]:.2f}–{ratios[-1]:.2f}) |")
-PY
-    rm -f "$results"
-  }
   for binding in csharp java; do
     program=$([ $binding = csharp ] && echo "$csharp_bench" || echo "$java_bench")
     name=$([ $binding = csharp ] && echo "C#" || echo "Java")
-    binding_pair "$name: fetch + decode" "$work/fetch_blinkengage $base/m3 CALLS" "$program fetch $base/m3 CALLS"
-    binding_pair "$name: one feed event report" "$work/report_blinkengage $base CALLS" "$program report $base CALLS"
-    binding_pair "$name: one offer field read" "$work/field_blinkengage $base/m3 CALLS" "$program field $base/m3 CALLS"
+    pair "$name: fetch + decode" "$work/fetch_blinkengage $base/m3 CALLS" "$program fetch $base/m3 CALLS"
+    pair "$name: one feed event report" "$work/report_blinkengage $base CALLS" "$program report $base CALLS"
+    pair "$name: one offer field read" "$work/field_blinkengage $base/m3 CALLS" "$program field $base/m3 CALLS" - fine
   done
   echo
   fi

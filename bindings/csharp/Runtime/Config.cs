@@ -49,43 +49,31 @@ namespace BlinkEngage
         /// synchronously on whichever thread logs, possibly several at once, and must not call the library.</summary>
         public Config SetLogHandler(Action<LogLevel, string> handler, LogLevel minLevel = LogLevel.Info)
         {
-            if (handler == null)
-            {
-                Check(Native.be_config_set_log_handler(Handle, null, minLevel, IntPtr.Zero));
-                Anchor.Release(ref Handle.LogAnchor);
-                return this;
-            }
-            var anchor = new Anchor(handler);
-            var status = Native.be_config_set_log_handler(Handle, Callbacks.Log, minLevel, anchor.UserData);
-            if (status != Status.Ok)
-            {
-                Anchor.Release(ref anchor);
-                throw Errors.Last(status);
-            }
-            Anchor.Release(ref Handle.LogAnchor);
-            Handle.LogAnchor = anchor;
-            return this;
+            return Install(ref Handle.LogAnchor, handler,
+                           userData => Native.be_config_set_log_handler(Handle, handler == null ? null : Callbacks.Log, minLevel, userData));
         }
 
         /// <summary>Sends every request of the SDK through <paramref name="transport"/> instead of the built-in
         /// one; null returns to the built-in transport. See <see cref="IHttpTransport"/> for its threads.</summary>
         public Config SetHttpTransport(IHttpTransport transport)
         {
-            if (transport == null)
-            {
-                Check(Native.be_config_set_http_transport(Handle, null, IntPtr.Zero));
-                Anchor.Release(ref Handle.TransportAnchor);
-                return this;
-            }
-            var anchor = new Anchor(transport);
-            var status = Native.be_config_set_http_transport(Handle, Callbacks.Send, anchor.UserData);
+            return Install(ref Handle.TransportAnchor, transport,
+                           userData => Native.be_config_set_http_transport(Handle, transport == null ? null : Callbacks.Send, userData));
+        }
+
+        // Hands `target` to the library through a new anchor (or removes it when null); the slot's old anchor is let
+        // go only once the library took the new one, so a refused call changes nothing.
+        Config Install(ref Anchor slot, object target, Func<IntPtr, Status> set)
+        {
+            var anchor = target == null ? null : new Anchor(target);
+            var status = set(anchor == null ? IntPtr.Zero : anchor.UserData);
             if (status != Status.Ok)
             {
                 Anchor.Release(ref anchor);
                 throw Errors.Last(status);
             }
-            Anchor.Release(ref Handle.TransportAnchor);
-            Handle.TransportAnchor = anchor;
+            Anchor.Release(ref slot);
+            slot = anchor;
             return this;
         }
 

@@ -121,7 +121,7 @@ namespace BlinkEngage
         internal const int BE_OFFER_FEED_EVENT_VIEW_ALL = 2;
         internal const int BE_OK = 0;
         internal const int BE_VERSION_MAJOR = 0;
-        internal const int BE_VERSION_MINOR = 1;
+        internal const int BE_VERSION_MINOR = 2;
         internal const int BE_VERSION_PATCH = 0;
         internal const string BE_ZONE_AD_ERROR_DOMAIN = "BlinkEngageZoneAd";
         internal const int BE_ZONE_AD_ERROR_HTTP_STATUS = 3;
