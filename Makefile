@@ -43,6 +43,7 @@ test: build cli docs wheel
 	scripts/swift-example.sh
 	scripts/csharp-test.sh "$(DIST)"
 	scripts/java-test.sh "$(DIST)"
+	scripts/scan-test.sh
 	scripts/fuzz.sh run 3
 	scripts/check-sanitizer.sh thread
 	scripts/check-sanitizer.sh address

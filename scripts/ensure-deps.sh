@@ -29,6 +29,9 @@ command -v xauth >/dev/null || missing+=(xauth)
 command -v mcs >/dev/null && [ -d /usr/lib/mono/4.7.2-api ] || missing+=(mono-mcs mono-devel)
 command -v javac >/dev/null && command -v jar >/dev/null || missing+=(openjdk-17-jdk-headless)
 [ -f /usr/share/java/junit4.jar ] || missing+=(junit4)
+# The byte scans on AArch64: a cross compiler and qemu's user-mode emulator.
+command -v aarch64-linux-gnu-gcc >/dev/null || missing+=(gcc-aarch64-linux-gnu)
+command -v qemu-aarch64-static >/dev/null || missing+=(qemu-user-static)
 # The Rust crate: cargo (Debian's, when the machine has none) and bindgen, which checks its declarations.
 command -v cargo >/dev/null || missing+=(cargo)
 command -v bindgen >/dev/null || missing+=(bindgen)

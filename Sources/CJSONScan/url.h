@@ -1,14 +1,13 @@
 /* The plain http(s) URL check every URL field of every offer goes through (URLParts.isPlainHTTP documents the
  * rules; the `url` fuzz target holds it to libcurl). In C for 16-byte blocks over the host and the path (a byte
  * table for the host's last bytes): the Swift check spent about 270 instructions on a typical 70-byte URL, this
- * one about 200 with its caller. static inline: no symbols. */
+ * one about 200 with its caller. SSE2 or NEON blocks, or byte loops in plain C (scan.h chooses). static inline: no
+ * symbols. */
 #ifndef BLINKENGAGE_URL_SCAN_H
 #define BLINKENGAGE_URL_SCAN_H
 #include <stddef.h>
 #include <stdint.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "scan.h" /* BE_SCAN_SSE2 / BE_SCAN_NEON: which vector instructions, if any */
 
 /* Host byte classes: 1 a letter or digit, 2 '.', 3 '-', 4 what ends the host (':', '/', '?', '#'), 0 the rest. */
 static const uint8_t be_url_host_class[256] = {
@@ -21,6 +20,48 @@ static const uint8_t be_url_host_class[256] = {
     ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
     ['.'] = 2, ['-'] = 3, [':'] = 4, ['/'] = 4, ['?'] = 4, ['#'] = 4,
 };
+
+#if defined(BE_SCAN_SSE2)
+/* The masks of one host block: letters and digits, dots, hyphens, and the bytes that end the host. Signed compares
+ * after a shift that moves 'a'...'z' (with upper case folded in) and '0'...'9' to the bottom of the signed range,
+ * where nothing else lands. */
+static inline void be_url_host_block(const uint8_t *p, unsigned *alnum, unsigned *dots, unsigned *hyphens, unsigned *ends) {
+    const __m128i block = _mm_loadu_si128((const __m128i *)p);
+    const __m128i letters = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(block, _mm_set1_epi8(0x20)), _mm_set1_epi8((char)(0x80 - 'a'))),
+                                           _mm_set1_epi8((char)(0x80 + 26)));
+    const __m128i digits = _mm_cmplt_epi8(_mm_add_epi8(block, _mm_set1_epi8((char)(0x80 - '0'))), _mm_set1_epi8((char)(0x80 + 10)));
+    const __m128i end = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(':')), _mm_cmpeq_epi8(block, _mm_set1_epi8('/'))),
+                                     _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('?')), _mm_cmpeq_epi8(block, _mm_set1_epi8('#'))));
+    *alnum = (unsigned)_mm_movemask_epi8(_mm_or_si128(letters, digits));
+    *dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8('.')));
+    *hyphens = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8('-')));
+    *ends = (unsigned)_mm_movemask_epi8(end);
+}
+
+/* Whether a path block holds a space, a control character, DEL or a byte of 0x80 and above (signed: negative). */
+static inline int be_url_path_block_is_bad(const uint8_t *p) {
+    const __m128i block = _mm_loadu_si128((const __m128i *)p);
+    return _mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(block, _mm_set1_epi8(0x21)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F)))) != 0;
+}
+#elif defined(BE_SCAN_NEON)
+/* The same masks with NEON's unsigned compares. */
+static inline void be_url_host_block(const uint8_t *p, unsigned *alnum, unsigned *dots, unsigned *hyphens, unsigned *ends) {
+    const uint8x16_t block = vld1q_u8(p);
+    const uint8x16_t letters = vcltq_u8(vsubq_u8(vorrq_u8(block, vdupq_n_u8(0x20)), vdupq_n_u8('a')), vdupq_n_u8(26));
+    const uint8x16_t digits = vcltq_u8(vsubq_u8(block, vdupq_n_u8('0')), vdupq_n_u8(10));
+    const uint8x16_t end = vorrq_u8(vorrq_u8(vceqq_u8(block, vdupq_n_u8(':')), vceqq_u8(block, vdupq_n_u8('/'))),
+                                    vorrq_u8(vceqq_u8(block, vdupq_n_u8('?')), vceqq_u8(block, vdupq_n_u8('#'))));
+    *alnum = be_neon_movemask(vorrq_u8(letters, digits));
+    *dots = be_neon_movemask(vceqq_u8(block, vdupq_n_u8('.')));
+    *hyphens = be_neon_movemask(vceqq_u8(block, vdupq_n_u8('-')));
+    *ends = be_neon_movemask(end);
+}
+
+static inline int be_url_path_block_is_bad(const uint8_t *p) {
+    const uint8x16_t block = vld1q_u8(p);
+    return vmaxvq_u8(vorrq_u8(vcltq_u8(block, vdupq_n_u8(0x21)), vcgeq_u8(block, vdupq_n_u8(0x7F)))) != 0;
+}
+#endif
 
 /* Whether `bytes` (`count` long) is a plain absolute http(s) URL: lower-case "http://" or "https://", a host of
  * labels of letters, digits and hyphens (each label not empty and starting with a letter or digit, the host at
@@ -35,23 +76,13 @@ static inline int be_url_is_plain_http(const uint8_t *bytes, size_t count) {
     if (count <= at + 3 || bytes[at] != ':' || bytes[at + 1] != '/' || bytes[at + 2] != '/') return 0;
     at += 3;
     host_start = at;
-#if defined(__SSE2__)
+#if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
     /* 16 host bytes at a time while 16 remain: a bit per byte for letters and digits, dots, hyphens and the
      * bytes that end the host; a label starts at the host's start and after each dot and must start with a
      * letter or digit (which refuses empty labels and a leading '-' too). */
     while (count - at >= 16) {
-        const __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
-        /* Signed compares after a shift that moves 'a'...'z' (with upper case folded in) and '0'...'9' to the
-         * bottom of the signed range, where nothing else lands. */
-        const __m128i letters = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(block, _mm_set1_epi8(0x20)), _mm_set1_epi8((char)(0x80 - 'a'))),
-                                               _mm_set1_epi8((char)(0x80 + 26)));
-        const __m128i digits = _mm_cmplt_epi8(_mm_add_epi8(block, _mm_set1_epi8((char)(0x80 - '0'))), _mm_set1_epi8((char)(0x80 + 10)));
-        const __m128i ends = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(':')), _mm_cmpeq_epi8(block, _mm_set1_epi8('/'))),
-                                          _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('?')), _mm_cmpeq_epi8(block, _mm_set1_epi8('#'))));
-        const unsigned alnum = (unsigned)_mm_movemask_epi8(_mm_or_si128(letters, digits));
-        const unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8('.')));
-        const unsigned hyphens = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8('-')));
-        const unsigned end_mask = (unsigned)_mm_movemask_epi8(ends);
+        unsigned alnum, dots, hyphens, end_mask;
+        be_url_host_block(bytes + at, &alnum, &dots, &hyphens, &end_mask);
         const unsigned length = end_mask ? (unsigned)__builtin_ctz(end_mask) : 16;
         const unsigned inside = (1u << length) - 1;
         const unsigned starts = ((dots << 1) | (unsigned)label_start) & inside;
@@ -68,7 +99,7 @@ static inline int be_url_is_plain_http(const uint8_t *bytes, size_t count) {
         if (class == 0 || label_start) return 0; /* a stray byte, or '.' or '-' starting a label */
         if (class == 2) label_start = 1;
     }
-#if defined(__SSE2__)
+#if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
 host_end:
 #endif
     if (at == host_start || at - host_start > 253 || label_start) return 0;
@@ -92,16 +123,12 @@ host_end:
     }
     if (at == count) return 1;
     if (bytes[at] != '/' && bytes[at] != '?' && bytes[at] != '#') return 0;
-#if defined(__SSE2__)
+#if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
     if (count >= 16) {
-        /* Signed: bytes of 0x80 and above are negative, so "below 0x21" takes them too; then DEL. The last block
-         * ends at the URL's end, overlapping bytes already seen instead of a byte loop for the rest. */
-        const __m128i low = _mm_set1_epi8(0x21), del = _mm_set1_epi8(0x7F);
+        /* The last block ends at the URL's end, overlapping bytes already seen instead of a byte loop for the rest. */
         for (;;) {
             size_t start = count - at >= 16 ? at : count - 16;
-            __m128i block = _mm_loadu_si128((const __m128i *)(bytes + start));
-            __m128i bad = _mm_or_si128(_mm_cmplt_epi8(block, low), _mm_cmpeq_epi8(block, del));
-            if (_mm_movemask_epi8(bad) != 0) return 0;
+            if (be_url_path_block_is_bad(bytes + start)) return 0;
             if (start + 16 >= count) return 1;
             at = start + 16;
         }

@@ -1,0 +1,127 @@
+/* The byte scans of CJSONScan (scan.h, url.h) held to plain reference code and to each other. The same program is
+ * built for each implementation the headers choose at compile time: SSE2 and plain C on x86-64, NEON and plain C
+ * on AArch64 (run under qemu-user). Each build checks its verdicts and offsets against the references below over a
+ * fixed stream of generated inputs, and prints a digest of them: every build must print the same digest.
+ *   scan_differential [ROUNDS]   (default 200000) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "url.h"
+
+static uint64_t state = 0x9E3779B97F4A7C15ull;
+static uint64_t next(void) { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state; }
+static unsigned below(unsigned n) { return (unsigned)(next() % n); }
+
+static int plain_byte(uint8_t b) { return b != '"' && b != '\\' && b >= 0x20 && b < 0x80; }
+
+/* The reference of be_url_is_plain_http, rule by rule. */
+static int is_alnum(uint8_t b) { return (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z'); }
+
+static int reference_url(const uint8_t *b, size_t n) {
+    size_t at, host, i, label;
+    if (n <= 7 || memcmp(b, "http", 4) != 0) return 0;
+    at = b[4] == 's' ? 5 : 4;
+    if (n <= at + 3 || memcmp(b + at, "://", 3) != 0) return 0;
+    at += 3;
+    host = at;
+    while (at < n && b[at] != ':' && b[at] != '/' && b[at] != '?' && b[at] != '#') at++;
+    if (at == host || at - host > 253) return 0;
+    label = host;
+    for (i = host; i <= at; i++) {
+        if (i == at || b[i] == '.') {
+            if (i == label || !is_alnum(b[label])) return 0;
+            label = i + 1;
+        } else if (!is_alnum(b[i]) && b[i] != '-') {
+            return 0;
+        }
+    }
+    for (i = at; i > host && b[i - 1] != '.'; i--) {}
+    if (b[i] >= '0' && b[i] <= '9') return 0;
+    for (i = host + 1; i < at; i++) if (b[i] == '-' && b[i - 1] == '-') return 0;
+    if (at < n && b[at] == ':') {
+        unsigned long port = 0;
+        size_t digits = 0;
+        for (at++; at < n && b[at] >= '0' && b[at] <= '9'; at++) {
+            if (++digits > 5) return 0;
+            port = port * 10 + (unsigned long)(b[at] - '0');
+        }
+        if (digits == 0 || port < 1 || port > 65535) return 0;
+    }
+    if (at == n) return 1;
+    if (b[at] != '/' && b[at] != '?' && b[at] != '#') return 0;
+    for (; at < n; at++) if (b[at] < 0x21 || b[at] > 0x7E) return 0;
+    return 1;
+}
+
+static uint8_t host_byte(void) {
+    static const char pool[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789..--:/?#";
+    unsigned r = below(100);
+    if (r < 4) return (uint8_t)next();
+    if (r < 8) return (uint8_t)"_ %@[]\\|"[below(8)];
+    return (uint8_t)pool[below(sizeof pool - 1)];
+}
+
+static uint8_t path_byte(void) {
+    unsigned r = below(100);
+    if (r < 3) return (uint8_t)"\x00\x1f \x7f\x80\xff\t\n"[below(8)];
+    return (uint8_t)(0x21 + below(0x7E - 0x21 + 1));
+}
+
+int main(int argc, char **argv) {
+    long rounds = argc > 1 ? atol(argv[1]) : 200000, i;
+    uint64_t digest = 1469598103934665603ull;
+    long failures = 0, checks = 0;
+    uint8_t text[512];
+    for (i = 0; i < rounds; i++) {
+        size_t n = 0, k, length;
+        /* a URL: mostly well-formed, with hosts and paths across the 16-byte block edges */
+        const char *scheme = below(20) == 0 ? "HTTP://" : below(2) ? "https://" : "http://";
+        memcpy(text, scheme, strlen(scheme));
+        n = strlen(scheme);
+        length = below(48);
+        for (k = 0; k < length; k++) text[n++] = host_byte();
+        if (below(4) == 0) n += (size_t)sprintf((char *)text + n, ":%u", below(70000));
+        if (below(3)) {
+            length = below(80);
+            text[n++] = "/?#"[below(3)];
+            for (k = 0; k < length; k++) text[n++] = path_byte();
+        }
+        {
+            int got = be_url_is_plain_http(text, n), want = reference_url(text, n);
+            checks++;
+            if (got != want) {
+                if (failures++ < 10) fprintf(stderr, "url %.*s: %d, the reference %d\n", (int)n, (const char *)text, got, want);
+            }
+            digest = (digest ^ (uint64_t)got) * 1099511628211ull;
+        }
+        /* a string body: plain bytes with a special one now and then, across the block edges */
+        length = below(100);
+        for (k = 0; k < length; k++) text[k] = below(30) == 0 ? (uint8_t)"\"\\\x01\x1f\x80\xe9"[below(6)] : (uint8_t)(0x20 + below(0x5F));
+        {
+            size_t got = be_json_plain_prefix(text, length), first = 0, whole = length - length % 16;
+            while (first < length && plain_byte(text[first])) first++;
+            checks++;
+            for (k = 0; k < got; k++) if (!plain_byte(text[k])) break;
+#if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
+            if (got != (first < whole ? first : whole) || k != got) failures++;
+#else
+            (void)whole;
+            (void)first;
+            if (got != 0) failures++;
+#endif
+            /* The digest takes what the caller makes of it: the first special byte, the scan finished by hand. */
+            for (k = got; k < length && plain_byte(text[k]); k++) {}
+            digest = (digest ^ (uint64_t)k) * 1099511628211ull;
+        }
+    }
+#if defined(BE_SCAN_SSE2)
+    const char *kind = "SSE2";
+#elif defined(BE_SCAN_NEON)
+    const char *kind = "NEON";
+#else
+    const char *kind = "plain C";
+#endif
+    printf("scans (%s): digest %016llx\n", kind, (unsigned long long)digest);
+    printf("%ld passed, %ld failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The byte scans of CJSONScan (scan.h, url.h) in every implementation the headers choose at compile time: SSE2 and
+# plain C on x86-64, NEON and plain C on AArch64, the latter two cross-compiled with Debian's gcc-aarch64-linux-gnu
+# and run under qemu-user-static. Each build checks itself against the reference code of
+# Tests/CJSONScanTests/scan_differential.c; all four must print the same digest of their verdicts and offsets.
+set -euo pipefail
+top="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+source="$top/Tests/CJSONScanTests/scan_differential.c"
+flags=(-std=c99 -O2 -Wall -Wextra -Werror -I "$top/Sources/CJSONScan")
+gcc "${flags[@]}" "$source" -o "$work/sse2"
+gcc "${flags[@]}" -DBE_SCAN_SCALAR "$source" -o "$work/scalar"
+aarch64-linux-gnu-gcc "${flags[@]}" -static "$source" -o "$work/neon"
+aarch64-linux-gnu-gcc "${flags[@]}" -static -DBE_SCAN_SCALAR "$source" -o "$work/neon-scalar"
+digests=()
+for build in sse2 scalar; do digests+=("$("$work/$build" | tee /dev/stderr | sed -n 's/.*digest //p')"); done
+for build in neon neon-scalar; do digests+=("$(qemu-aarch64-static "$work/$build" | tee /dev/stderr | sed -n 's/.*digest //p')"); done
+if [ "$(printf '%s\n' "${digests[@]}" | sort -u | wc -l)" -ne 1 ]; then
+  echo "scans: the implementations disagree: ${digests[*]}" >&2
+  exit 1
+fi
+echo "scans: SSE2, plain C, NEON (qemu) and plain C on AArch64 (qemu) agree: digest ${digests[0]}"
