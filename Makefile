@@ -43,11 +43,11 @@ test: build cli docs wheel
 	scripts/swift-example.sh
 	scripts/csharp-test.sh "$(DIST)"
 	scripts/java-test.sh "$(DIST)"
-	scripts/scan-test.sh
 	scripts/fuzz.sh run 3
 	scripts/check-sanitizer.sh thread
 	scripts/check-sanitizer.sh address
 	cd bindings/rust && env -u BLINKENGAGE_LIB_DIR PKG_CONFIG_LIBDIR=/nonexistent cargo test --offline  # finds ../../dist/lib itself
+	scripts/scan-test.sh
 
 # Every fuzz target: its seed corpus replayed, then new inputs for FUZZ_SECONDS each.
 fuzz: deps

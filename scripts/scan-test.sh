@@ -14,10 +14,15 @@ gcc "${flags[@]}" -DBE_SCAN_SCALAR "$source" -o "$work/scalar"
 aarch64-linux-gnu-gcc "${flags[@]}" -static "$source" -o "$work/neon"
 aarch64-linux-gnu-gcc "${flags[@]}" -static -DBE_SCAN_SCALAR "$source" -o "$work/neon-scalar"
 digests=()
-for build in sse2 scalar; do digests+=("$("$work/$build" | tee /dev/stderr | sed -n 's/.*digest //p')"); done
-for build in neon neon-scalar; do digests+=("$(qemu-aarch64-static "$work/$build" | tee /dev/stderr | sed -n 's/.*digest //p')"); done
+for build in sse2 scalar neon neon-scalar; do
+  case $build in neon*) qemu-aarch64-static "$work/$build" > "$work/$build.txt";; *) "$work/$build" > "$work/$build.txt";; esac
+  cat "$work/$build.txt"
+  digests+=("$(sed -n 's/.*digest //p' "$work/$build.txt")")
+done
 if [ "$(printf '%s\n' "${digests[@]}" | sort -u | wc -l)" -ne 1 ]; then
   echo "scans: the implementations disagree: ${digests[*]}" >&2
   exit 1
 fi
-echo "scans: SSE2, plain C, NEON (qemu) and plain C on AArch64 (qemu) agree: digest ${digests[0]}"
+echo "SSE2, plain C, NEON (qemu) and plain C on AArch64 (qemu) agree: digest ${digests[0]}"
+passed=$(cat "$work"/*.txt | awk '/^[0-9]+ passed, 0 failed$/ { sum += $1 } END { print sum }')
+echo "scans: $passed passed, 0 failed"
