@@ -10,7 +10,7 @@
 # Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 8000) and
 # BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 40) how many turns the fetch contenders take;
 # BENCH_ONLY=swift runs only the Swift surface against the C API, BENCH_ONLY=bindings only the C# and Java bindings
-# against it, and prints that table.
+# against it, BENCH_ONLY=scans only the byte scans' SSE2 and plain C builds, and prints that table.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -73,6 +73,18 @@ mcs -sdk:4.7.2 -optimize -r:"$work/bindings/BlinkEngage.dll" -r:System.Core.dll 
 javac --release 17 -d "$work/bindings" -cp "$work/bindings/blinkengage.jar" bench/BindingBench.java
 cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/field_blinkengage.c -o "$work/field_blinkengage" \
   -Ldist/lib -l:libblinkengage.so.1 -Wl,-rpath,"$top/dist/lib"
+# The byte scans both ways: their own program, and the release library built with -DBE_SCAN_SCALAR (its own scratch
+# path, so the clang modules are built anew with the define).
+cc -std=c99 -O2 -Wall -Wextra -I Sources/CJSONScan bench/scan_bytes.c -o "$work/scan_bytes_sse2"
+cc -std=c99 -O2 -Wall -Wextra -DBE_SCAN_SCALAR -I Sources/CJSONScan bench/scan_bytes.c -o "$work/scan_bytes_scalar"
+if [ -z "${BENCH_ONLY:-}" ] || [ "${BENCH_ONLY:-}" = scans ]; then
+  BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/scalar --product blinkengage -Xcc -DBE_SCAN_SCALAR \
+    -Xswiftc -static-stdlib -Xlinker --version-script="$top/packaging/blinkengage.map" -Xlinker -soname=libblinkengage.so.1 >/dev/null
+  mkdir -p "$work/scalar"
+  cp "$(BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/scalar --show-bin-path)/libblinkengage.so" "$work/scalar/libblinkengage.so.1"
+  cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/fetch_blinkengage.c -o "$work/fetch_blinkengage_scalar" \
+    -L"$work/scalar" -l:libblinkengage.so.1 -Wl,-rpath,"$work/scalar"
+fi
 csharp_bench="env LD_LIBRARY_PATH=$top/dist/lib mono $work/bindings/BindingBench.exe"
 java_bench="java -Djava.library.path=$work/bindings -cp $work/bindings/blinkengage.jar:$work/bindings BindingBench"
 
@@ -197,7 +209,7 @@ print(row + (f" {per_call(*counts[0:2])} / {per_call(*counts[2:4])} |" if counts
 PY
     rm -f "$results"
   }
-  if [ "$only" != bindings ]; then
+  if [ -z "$only" ] || [ "$only" = swift ]; then
   echo "## The Swift surface against the C API: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
   echo "$rounds rounds; in each the two contenders run back to back, client on core $client_core, nginx on core $server_core."
@@ -212,7 +224,7 @@ PY
   pair "one feed event report on the caller's thread" "$work/report_blinkengage $base CALLS" "$swift_bench report $base CALLS" counted
   echo
   fi
-  if [ "$only" != swift ]; then
+  if [ -z "$only" ] || [ "$only" = bindings ]; then
   echo "## The C# and Java bindings against the C API: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
   echo "$rounds rounds; in each the C program and the binding's run back to back on core $client_core (nginx on core"
@@ -234,11 +246,39 @@ PY
   done
   echo
   fi
+  if [ -z "$only" ] || [ "$only" = scans ]; then
+  echo "## The byte scans: SSE2 against plain C (-DBE_SCAN_SCALAR), $(date -u +%Y-%m-%d)"
+  echo
+  echo "Instructions per byte are callgrind's over bench/scan_bytes.c: (16 rounds − 8 rounds) / (8 × 64 KiB). The fetch"
+  echo "rows take the library built both ways, $rounds rounds of $per_round fetches of the 3- and 50-offer answers (I/O in"
+  echo "be_sdk_dispatch), client on core $client_core; the ratio is plain C's median over SSE2's within each round."
+  echo "In plain C the string scan returns at once and a byte loop does the work in bench/scan_bytes.c; in the library"
+  echo "the reader's own eight-byte scan does, which the fetch rows measure. NEON is proven under qemu by make test"
+  echo "(scripts/scan-test.sh), not timed: an emulator's time says nothing."
+  echo
+  echo "| what | SSE2 | plain C | ratio (range) | instructions, SSE2 / plain C |"
+  echo "|---|---|---|---|---|"
+  for mode in string url; do
+    per_byte=()
+    for variant in sse2 scalar; do
+      a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/scan_bytes_$variant" $mode 65536 8 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+      b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/scan_bytes_$variant" $mode 65536 16 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+      per_byte+=("$(python3 -c "print(f'{($b - $a) / 65536 / 8:.2f}')")")
+    done
+    label=$([ $mode = string ] && echo "a string's plain run, instructions per byte" || echo "a URL's path, instructions per byte")
+    echo "| $label | ${per_byte[0]} | ${per_byte[1]} | $(python3 -c "print(f'{${per_byte[1]} / ${per_byte[0]}:.1f}x')") | |"
+  done
+  for offers in 3 50; do
+    pair "fetch + decode, $offers offers: microseconds (instructions)" "$work/fetch_blinkengage $base/m$offers CALLS dispatch-io" \
+      "$work/fetch_blinkengage_scalar $base/m$offers CALLS dispatch-io" counted
+  done
+  echo
+  fi
   echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
   [ -n "$only" ] || "$work/tracking_bench" "$base" "${BENCH_EVENTS:-5000}"
 } | tee "$report"
-# BENCH_ONLY=swift or bindings: that table alone, printed; BENCHMARKS.md stays as it is.
+# BENCH_ONLY=swift, bindings or scans: that table alone, printed; BENCHMARKS.md stays as it is.
 [ -z "$only" ] || { rm -f "$report"; exit 0; }
 # Peak memory of a host transport's answers: test_host_transport's measured cases, against the sandbox, with the
 # release library.
