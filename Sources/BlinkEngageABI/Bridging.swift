@@ -21,11 +21,11 @@ func hostBytes(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFa
     return borrowedBytes(of: pointer)
 }
 
-/// A getter's host argument (`be_offer_field`'s key, a style's path), read as `hostString` / `hostBytes` read it
-/// but outside the fork gate: getters only read objects that no longer change, like the getters without
-/// arguments, and a getter per field of every offer must not pay a gate's entry and exit (about 200
-/// instructions). NULL and invalid UTF-8 record the message and read as nil.
-func getterArgument<Value>(_ read: () throws(EngineFailure) -> Value) -> Value? {
+/// `body`'s value, or nil with its failure recorded as the thread's message: `valueCall` inside the fork gate, and
+/// getters' host arguments (`be_offer_field`'s key, a style's path) outside it, since getters only read objects
+/// that no longer change, like the getters without arguments, and a getter per field of every offer must not pay a
+/// gate's entry and exit (about 200 instructions).
+func recordingFailure<Value>(_ read: () throws(EngineFailure) -> Value) -> Value? {
     do {
         return try read()
     } catch {
@@ -68,12 +68,7 @@ func valueCall<Value>(_ body: () throws(EngineFailure) -> Value?) -> Value? {
         return nil
     }
     defer { ForkGate.leave() }
-    do {
-        return try body()
-    } catch {
-        LastError.set(error.message)
-        return nil
-    }
+    return recordingFailure(body) ?? nil
 }
 
 extension EngineFailure {

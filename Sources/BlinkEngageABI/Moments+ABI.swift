@@ -98,7 +98,7 @@ public func be_moments_response_offer_at(_ response: OpaquePointer?, _ index: In
 @c @implementation
 public func be_moments_response_style(_ response: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let response = Handle.object(response, as: MomentsResponse.self),
-          let path = getterArgument({ () throws(EngineFailure) in try hostString(path, "path") }) else { return nil }
+          let path = recordingFailure({ () throws(EngineFailure) in try hostString(path, "path") }) else { return nil }
     return response.styles.text(atPath: path)
 }
 

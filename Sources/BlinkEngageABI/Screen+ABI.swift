@@ -107,6 +107,6 @@ public func be_offer_screen_is_finished(_ screen: OpaquePointer?) -> Int32 {
 @c @implementation
 public func be_offer_screen_style(_ screen: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let styles = Handle.object(screen, as: OfferScreen.self)?.styles,
-          let path = getterArgument({ () throws(EngineFailure) in try hostString(path, "path") }) else { return nil }
+          let path = recordingFailure({ () throws(EngineFailure) in try hostString(path, "path") }) else { return nil }
     return styles.text(atPath: path)
 }

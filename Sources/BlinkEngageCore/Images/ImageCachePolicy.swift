@@ -77,16 +77,19 @@ struct ImageCachePolicy: Equatable, Sendable {
         return overflow ? now : until
     }
 
-    /// Whether an answer with this `Vary` may be stored: `*` never matches a later request.
-    static func isStorable(vary: String?) -> Bool {
-        !(vary ?? "").split(separator: ",").contains { String($0).trimmed == "*" }
+    /// The field names a `Vary` lists, trimmed and lower-cased, in its order.
+    private static func varyNames(_ vary: String?) -> [String] {
+        (vary ?? "").split(separator: ",").map { String($0).trimmed.lowercased() }.filter { !$0.isEmpty }
     }
+
+    /// Whether an answer with this `Vary` may be stored: `*` never matches a later request.
+    static func isStorable(vary: String?) -> Bool { !varyNames(vary).contains("*") }
 
     /// The request headers an answer's `Vary` names and their values in `request`, as one string stored with the
     /// entry and compared at each use: the names lower-cased, in the answer's order, then an FNV-1a of the values
     /// (an absent header is an empty value). nil without a `Vary`.
     static func variant(vary: String?, request: [(name: String, value: String)]) -> String? {
-        let names = (vary ?? "").split(separator: ",").map { String($0).trimmed.lowercased() }.filter { !$0.isEmpty }
+        let names = varyNames(vary)
         guard !names.isEmpty else { return nil }
         var hash = FNV1a.offsetBasis
         for name in names {

@@ -9,8 +9,8 @@ import Musl
 /// database so megabytes of pixels never pass through the outbox's write-ahead log.
 ///
 /// A file is `BEIMG1\n`, the metadata (URL, Content-Type, ETag, Last-Modified, stored-at and fresh-until, and
-/// the `Vary` variant when the answer had one, one per line) behind its 32-bit length, the body behind its 64-bit length, and an FNV-1a checksum of all of
-/// that. A file that is short, long, fails its checksum or names another URL is deleted and read as a miss:
+/// the `Vary` variant when the answer had one, one per line) behind its 32-bit length, the body behind its 64-bit
+/// length, and an FNV-1a checksum of all of that. A file that is short, long, fails its checksum or names another URL is deleted and read as a miss:
 /// a damaged entry is never handed out. Files are replaced atomically, so two processes sharing the directory
 /// read whole entries only.
 ///

@@ -23,11 +23,14 @@ enum ASCII {
 
     static func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte }
 
-    /// A space, a control character or DEL anywhere: never part of a URL the engine accepts or sends.
+    /// A space, a control character or DEL: never part of a URL the engine accepts or sends.
+    static func isSpaceOrControl(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
+
+    /// `isSpaceOrControl` anywhere in `text`.
     static func hasSpaceOrControl(_ text: String) -> Bool {
         // Over the contiguous UTF-8 a native String has: a plain loop, where the generic `contains` with a closure
         // cost about 20 instructions a byte (every request's URL is checked).
-        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains { $0 <= 0x20 || $0 == 0x7F } }
-            ?? text.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: isSpaceOrControl) }
+            ?? text.utf8.contains(where: isSpaceOrControl)
     }
 }

@@ -35,13 +35,6 @@ struct URLParts: Sendable, Equatable {
         fragment = part(CURLUPART_FRAGMENT)
     }
 
-    /// Whether `text` is an absolute http(s) URL with a host: the check every URL of an answer gets. Plain
-    /// URLs (the ones services send) are recognised by `isPlainHTTP` without a parse; anything else is left to
-    /// libcurl's parser, the one the transport uses.
-    static func isAbsoluteHTTP(_ text: String) -> Bool {
-        isPlainHTTP(text) || libcurlReadsAsHTTP(text)
-    }
-
     /// A strict subset of what libcurl reads as an absolute http(s) URL: a lower-case `http://` or `https://`,
     /// a host of letters, digits, dots and hyphens (labels not empty, starting with a letter or digit), an
     /// optional port 1...65535, and a path, query and fragment of printable ASCII only (no space). The `url` fuzz

@@ -63,7 +63,7 @@ enum HTTPDate {
         var value: Int64 = 0
         for offset in 0..<count {
             let byte = b[at + offset]
-            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            guard ASCII.isDigit(byte) else { return nil }
             value = value * 10 + Int64(byte - 0x30)
         }
         return value

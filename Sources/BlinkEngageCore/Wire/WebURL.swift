@@ -16,10 +16,10 @@ enum WebURL {
     static func isOpenableHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         guard count > 7, bytes[0] != 0x20, bytes[count - 1] != 0x20 else { return false }
-        for byte in bytes where byte <= 0x20 || byte == 0x7F { return false }
-        guard lower(bytes[0]) == UInt8(ascii: "h"), lower(bytes[1]) == UInt8(ascii: "t"),
-              lower(bytes[2]) == UInt8(ascii: "t"), lower(bytes[3]) == UInt8(ascii: "p") else { return false }
-        var at = lower(bytes[4]) == UInt8(ascii: "s") ? 5 : 4
+        for byte in bytes where ASCII.isSpaceOrControl(byte) { return false }
+        guard ASCII.lower(bytes[0]) == UInt8(ascii: "h"), ASCII.lower(bytes[1]) == UInt8(ascii: "t"),
+              ASCII.lower(bytes[2]) == UInt8(ascii: "t"), ASCII.lower(bytes[3]) == UInt8(ascii: "p") else { return false }
+        var at = ASCII.lower(bytes[4]) == UInt8(ascii: "s") ? 5 : 4
         guard count > at + 3, bytes[at] == UInt8(ascii: ":"), bytes[at + 1] == UInt8(ascii: "/"),
               bytes[at + 2] == UInt8(ascii: "/") else { return false }
         at += 3
@@ -36,8 +36,6 @@ enum WebURL {
         guard atSigns <= 1 else { return false }
         return isHostAndPort(UnsafeBufferPointer(rebasing: bytes[hostStart..<end]))
     }
-
-    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
     /// What ends a special URL's authority: `/`, `\` (which the standard reads as `/`), `?` and `#`.
     private static func isAuthorityEnd(_ byte: UInt8) -> Bool {
@@ -65,7 +63,7 @@ enum WebURL {
         // Digits only, possibly none; leading zeros are allowed; at most 65535.
         var port = 0
         for byte in bytes[portStart...] {
-            guard byte >= 0x30, byte <= 0x39 else { return false }
+            guard ASCII.isDigit(byte) else { return false }
             port = port * 10 + Int(byte - 0x30)
             if port > 65535 { return false }
         }
@@ -83,7 +81,7 @@ enum WebURL {
         var labelStart = 0
         for index in 0...host.count where index == host.count || host[index] == UInt8(ascii: ".") {
             let label = UnsafeBufferPointer(rebasing: host[labelStart..<index])
-            if label.count >= 4, lower(label[0]) == UInt8(ascii: "x"), lower(label[1]) == UInt8(ascii: "n"),
+            if label.count >= 4, ASCII.lower(label[0]) == UInt8(ascii: "x"), ASCII.lower(label[1]) == UInt8(ascii: "n"),
                label[2] == UInt8(ascii: "-"), label[3] == UInt8(ascii: "-") {
                 guard let decoded = Punycode.decode(UnsafeBufferPointer(rebasing: label[4...])),
                       isValidDecodedLabel(decoded) else { return false }
@@ -142,7 +140,7 @@ enum WebURL {
         while start > 0, host[start - 1] != UInt8(ascii: ".") { start -= 1 }
         let last = UnsafeBufferPointer(rebasing: host[start..<end])
         guard !last.isEmpty else { return false }
-        if last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        if last.allSatisfy(ASCII.isDigit) { return true }
         return ipv4Number(last) != nil
     }
 
@@ -168,7 +166,7 @@ enum WebURL {
         guard !part.isEmpty else { return nil }
         var digits = UnsafeBufferPointer(rebasing: part[...])
         var radix: UInt64 = 10
-        if part.count >= 2, part[0] == UInt8(ascii: "0"), lower(part[1]) == UInt8(ascii: "x") {
+        if part.count >= 2, part[0] == UInt8(ascii: "0"), ASCII.lower(part[1]) == UInt8(ascii: "x") {
             digits = UnsafeBufferPointer(rebasing: part[2...])
             radix = 16
         } else if part.count >= 2, part[0] == UInt8(ascii: "0") {
@@ -178,9 +176,9 @@ enum WebURL {
         var value: UInt64 = 0
         for byte in digits {
             let digit: UInt64
-            switch lower(byte) {
+            switch ASCII.lower(byte) {
             case 0x30...0x39: digit = UInt64(byte - 0x30)
-            case 0x61...0x66: digit = UInt64(lower(byte) - 0x61 + 10)
+            case 0x61...0x66: digit = UInt64(ASCII.lower(byte) - 0x61 + 10)
             default: return nil
             }
             guard digit < radix else { return nil }
@@ -239,7 +237,7 @@ enum WebURL {
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (lower(byte) >= 0x61 && lower(byte) <= 0x66)
+        ASCII.isDigit(byte) || (ASCII.lower(byte) >= UInt8(ascii: "a") && ASCII.lower(byte) <= UInt8(ascii: "f"))
     }
 
     /// The dotted IPv4 tail of an IPv6 literal: exactly four decimal parts of 0...255 without leading zeros.
@@ -255,7 +253,7 @@ enum WebURL {
                 digits = 0
                 continue
             }
-            guard byte >= 0x30, byte <= 0x39 else { return false }
+            guard ASCII.isDigit(byte) else { return false }
             if value == 0 { return false }  // a leading zero
             value = (value < 0 ? 0 : value) * 10 + Int(byte - 0x30)
             digits += 1
