@@ -113,9 +113,12 @@ enum Handle {
         return pointer
     }
 
+    /// Gives up the host's reference, inside the fork gate: the last release runs deinitialisers, which may take
+    /// the Swift runtime's locks (a generic type's metadata on its first use), and a fork meanwhile would leave a
+    /// child to hang on one. In a child the gate could not make safe, nothing is released.
     static func release<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) {
         guard let pointer else { return }
-        Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release()
+        ForkGate.inside(orElse: {}) { Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release() }
     }
 }
 

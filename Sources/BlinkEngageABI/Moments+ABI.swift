@@ -17,7 +17,8 @@ private func changeRequest(
 
 @c @implementation
 public func be_moments_request_new() -> OpaquePointer? {
-    Handle.retained(MomentsRequestHandle())
+    // Inside the fork gate, as every call that runs Swift code to make an object (Handle.release says why).
+    valueCall { () throws(EngineFailure) -> OpaquePointer? in Handle.retained(MomentsRequestHandle()) }
 }
 
 @c @implementation

@@ -44,12 +44,13 @@ static void *worker(void *argument) {
 
 /* The child's whole life: 0 when it did all it should. */
 static int child_main(be_sdk *parent) {
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request;
     be_config *config;
     be_sdk *own = NULL;
     test_result r;
     int ok;
-    alarm(30); /* a hang ends here, as SIGALRM */
+    alarm(30); /* a hang ends here, as SIGALRM: before the first library call, which could be the one to hang */
+    request = be_moments_request_new();
 #ifdef BE_TEST_HOST_TRANSPORT
     /* The host's own lock may have been held by one of its exchange threads at the fork: the host makes it anew,
      * as a fork-safe host must (the library takes care of its own). */
