@@ -1,6 +1,7 @@
 # make demo   starts the sandbox, builds the library and runs the C examples against it
 # make demo-window  the offer unit in an SDL2 window (under Xvfb with a screenshot when there is no display)
-# make test   runs every test (engine, C hosts, header/exports, valgrind, the release library)
+# make test   runs every test (engine, C hosts, header/exports, valgrind, the release library), then make test-portable
+# make test-portable  the engine built with its portable POSIX platform layer, through the engine and C host suites
 # make dist   builds the self-contained release library into dist/
 # make cli    builds the blinkengage command into dist/bin (make install installs it with its man page)
 # make wheel  builds the Python wheel into build/wheel
@@ -20,7 +21,7 @@ CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo demo-window test dist cli wheel unity-package bench install docs clean fuzz check-tsan check-asan
+.PHONY: all deps build demo demo-window test test-portable dist cli wheel unity-package bench install docs clean fuzz check-tsan check-asan
 
 all: build
 
@@ -47,7 +48,19 @@ test: build cli docs wheel
 	scripts/check-sanitizer.sh thread
 	scripts/check-sanitizer.sh address
 	cd bindings/rust && env -u BLINKENGAGE_LIB_DIR PKG_CONFIG_LIBDIR=/nonexistent cargo test --offline  # finds ../../dist/lib itself
+	$(MAKE) --no-print-directory test-portable
 	scripts/scan-test.sh
+
+# The portable POSIX platform layer (Sources/BlinkEngageCore/Platform: poll and self-pipes, no epoll, eventfd,
+# inotify, timerfd or getrandom), built apart in .build-portable and run through the engine's tests and the C
+# hosts' (crash, two-process, idle and full-disk tests included). The release library's tests read dist/ as in
+# make test.
+PORTABLE = -Xswiftc -DBLINKENGAGE_PLATFORM_POSIX -Xcc -DBLINKENGAGE_PLATFORM_POSIX --scratch-path $(CURDIR)/.build-portable
+test-portable: deps
+	$(SWIFT) build --product blinkengage $(PORTABLE)
+	$(SWIFT) build --build-tests $(PORTABLE)
+	@[ -f "$(DIST)/bin/blinkengage" ] || $(MAKE) --no-print-directory cli
+	BE_LIB_DIR="$(CURDIR)/.build-portable/debug" BE_DIST_DIR="$(DIST)" $(SWIFT) test --skip-build $(PORTABLE)
 
 # Every fuzz target: its seed corpus replayed, then new inputs for FUZZ_SECONDS each.
 fuzz: deps
@@ -108,4 +121,4 @@ bench: deps
 	@scripts/bench.sh
 
 clean:
-	rm -rf .build dist build
+	rm -rf .build .build-portable dist build

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=build/fuzz
 targets=$(cd fuzz/targets && ls *.swift | sed 's/\.swift$//')
-includes=(-I Sources/CCurl -I Sources/CSQLite -I Sources/CSystemShims -I Sources/CJSONScan -I Sources/CEventShims)
+includes=(-I Sources/CCurl -I Sources/CSQLite -I Sources/CSystemShims -I Sources/CJSONScan -I Sources/CPlatform)
 
 build() {
   mkdir -p "$out"

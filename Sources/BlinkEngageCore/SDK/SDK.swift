@@ -288,7 +288,9 @@ public final class SDK: Sendable {
     public func dispatch(maximum: Int) -> Int {
         guard !isForkedChild else { return 0 }
         guard let drivenFetches else { return callbacks.dispatch(maximum: maximum) }
-        return callbacks.dispatch(maximum: maximum) { drivenFetches.drive() }
+        let ran = callbacks.dispatch(maximum: maximum) { drivenFetches.drive() }
+        drivenFetches.settle()
+        return ran
     }
 
     /// Dispatch mode: the descriptor that is readable while callbacks wait (or driven fetches have I/O to do);

@@ -125,13 +125,6 @@ enum FileIO {
         }
     }
 
-    /// Empties a counter descriptor (an eventfd or a timerfd) so it stops being readable: one 8-byte read takes
-    /// the whole count. A non-blocking one that is already empty answers EAGAIN, which is fine.
-    static func resetCounter(_ descriptor: Int32) {
-        var count: UInt64 = 0
-        _ = retrying { read(descriptor, &count, 8) }
-    }
-
     /// The text of the current errno.
     static func errorText() -> String { String(cString: strerror(errno)) }
 }

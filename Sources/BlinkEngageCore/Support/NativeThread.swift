@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-internal import CSystemShims
 
 /// A named pthread that runs one closure and is joined, never leaked (swift-nio's `ThreadPosix`). Long-running
 /// loops (the transport, the outbox, the callback thread) get their own thread instead of occupying a Dispatch
@@ -30,7 +29,7 @@ final class NativeThread: Sendable {
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in
             let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
-            _ = be_set_thread_name(String(body.name.utf8.prefix(15)) ?? "be-thread")
+            Platform.setThreadName(body.name)
             // The thread holds the fork gate while it runs, except where it blocks (ConditionLock, WakeSignal,
             // the transports' polls): a fork waits for it to get there.
             _ = ForkGate.enter()

@@ -3,10 +3,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-internal import CSystemShims
 
 /// Random identifiers (event ids, the device id) in the UUID version 4 text form, from the system's generator
-/// (`getrandom`, one call, no file to open).
+/// (`Platform.randomBytes`: one call, no file to open on Linux).
 enum RandomID {
     static func make() -> String {
         var (high, low) = randomBits()
@@ -25,11 +24,10 @@ enum RandomID {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// 128 random bits in one `getrandom` call (the standard library's generator makes one call per 64 bits).
+    /// 128 random bits in one call (the standard library's generator makes one call per 64 bits).
     private static func randomBits() -> (UInt64, UInt64) {
         var words: (UInt64, UInt64) = (0, 0)
-        let filled = withUnsafeMutableBytes(of: &words) { be_getrandom($0.baseAddress, $0.count) }
-        if filled == MemoryLayout.size(ofValue: words) { return words }
+        if withUnsafeMutableBytes(of: &words, { Platform.randomBytes($0) }) { return words }
         var generator = SystemRandomNumberGenerator()  // interrupted or unavailable: never fails
         return (generator.next(), generator.next())
     }

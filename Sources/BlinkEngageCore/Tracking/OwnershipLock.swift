@@ -8,8 +8,12 @@ import Musl
 /// flock belongs to the open file description, so two SDKs in one process exclude each other as well as two
 /// processes (fcntl locks would not); the kernel releases it when its owner dies, so a crashed owner's
 /// items pass to the next instance that starts.
+///
+/// Its `watch` is how the processes on the directory hear each other (Platform/DirectoryWatch.swift); nil when
+/// the system refused one, and then a waiting instance must look again now and then.
 final class OwnershipLock: Sendable {
     private let descriptor: Int32
+    let watch: DirectoryWatch?
     private let held = Locked(false)
     /// The process that opened the lock file; only it may unlock.
     private let ownerProcess = getpid()
@@ -18,6 +22,7 @@ final class OwnershipLock: Sendable {
         let path = directory + "/outbox.lock"
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        watch = DirectoryWatch(directory: directory, lockFile: descriptor)
     }
 
     deinit { close(descriptor) }  // closing the description releases the lock
@@ -28,6 +33,7 @@ final class OwnershipLock: Sendable {
         held.withLock { held in
             guard !held else { return (true, false) }
             held = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            if held { watch?.ownershipChanged(held: true) }
             return (held, held)
         }
     }
@@ -40,12 +46,14 @@ final class OwnershipLock: Sendable {
         held.withLock { held in
             if held, getpid() == ownerProcess {
                 flock(descriptor, LOCK_UN)
-                touch()  // a change other processes' directory watches see: the lock is free
+                // Then told: whoever hears it finds the lock free.
+                watch?.ownershipChanged(held: false)
+                watch?.announce()
             }
             held = false
         }
     }
 
-    /// Changes the lock file's times: a change other processes' directory watches see.
-    func touch() { futimens(descriptor, nil) }
+    /// Tells the owner that this process queued items in the directory's database.
+    func touch() { watch?.announce() }
 }

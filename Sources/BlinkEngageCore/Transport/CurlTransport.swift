@@ -12,8 +12,8 @@ public final class CurlTransport: Transport {
 
     /// The transfers: touched only on the transport thread (and by deinit, after the join).
     private let multi: CurlMulti
-    /// Wakes the transport thread out of `curl_multi_poll` (polled there beside the sockets): an eventfd costs
-    /// one write and one read per wake, where `curl_multi_wakeup`'s socket pair costs a send and two reads.
+    /// Wakes the transport thread out of `curl_multi_poll` (polled there beside the sockets): an eventfd (on
+    /// Linux) costs one write and one read per wake, where `curl_multi_wakeup`'s socket pair costs a send and two reads.
     private let waker: WakeSignal
     private let state = Locked(TransportState())
     private let thread = Locked<NativeThread?>(nil)
@@ -21,7 +21,7 @@ public final class CurlTransport: Transport {
 
     public init(options: TransportOptions = TransportOptions()) throws(EngineFailure) {
         multi = try CurlMulti(options: options)
-        waker = try WakeSignal(watching: nil)
+        waker = try WakeSignal()
         self.options = options
         let started = try NativeThread(name: options.threadName) { [unowned self] in self.run() }
         thread.withLock { $0 = started }

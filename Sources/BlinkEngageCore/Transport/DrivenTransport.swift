@@ -1,5 +1,4 @@
 internal import CCurl
-internal import CEventShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,10 +10,10 @@ import Musl
 /// one that `be_sdk_dispatch` drives, so the host's threads send the request, read the answer, decode it and run
 /// the callback: no thread is woken between the socket and the callback, where the threaded path wakes two.
 ///
-/// `descriptor` is readable whenever `drive` has something to do. It is an epoll set of libcurl's sockets (kept
-/// by libcurl's socket callback, idle connections' sockets parked in it: SocketWatch), a timer for libcurl's
-/// timeouts (TimeoutTimer), a timer for `schedule`, the wake-up signal `send` writes, and the one descriptor the
-/// owner adds (the callback queue's pipe), which `drive` leaves alone.
+/// `descriptor` is readable whenever `drive` has something to do. It is a readiness poller (Platform/) over
+/// libcurl's sockets (kept by libcurl's socket callback, idle connections' sockets parked in it: SocketWatch), a
+/// timer for libcurl's timeouts (TimeoutTimer), a timer for `schedule`, the wake-up signal `send` writes, and the
+/// one descriptor the owner adds (the callback queue's pipe), which `drive` leaves alone.
 public final class DrivenTransport: Transport {
     /// The transfers, under the driver lock: one thread drives at a time.
     private let driver: Locked<CurlMulti>
@@ -31,11 +30,11 @@ public final class DrivenTransport: Transport {
     public init(options: TransportOptions, alsoReadableWith ownersDescriptor: Int32) throws(EngineFailure) {
         let multi = try CurlMulti(options: options)
         watch = try Watch()
-        waker = try WakeSignal(watching: nil)
+        waker = try WakeSignal()
         self.ownersDescriptor = ownersDescriptor
         self.options = options
-        for descriptor in [waker.descriptor, watch.timeouts, watch.timers, ownersDescriptor] where descriptor >= 0 {
-            guard be_epoll_watch(watch.epoll, descriptor, 1) == 0 else {
+        for descriptor in [waker.descriptor, ownersDescriptor] where descriptor >= 0 {
+            guard watch.poller.watch(descriptor, interest: ReadinessPoller.readable) else {
                 throw .invalidState("cannot watch a descriptor in the dispatch descriptor (errno \(errno))")
             }
         }
@@ -44,7 +43,7 @@ public final class DrivenTransport: Transport {
             let watch = Unmanaged<Watch>.fromOpaque(context!).takeUnretainedValue()
             // CURL_POLL_IN 1, OUT 2, INOUT 3 are the shim's interest bits; a socket libcurl forgets stays parked.
             if case .watch(let interest) = watch.sockets.withLock({ $0.libcurlAsks(socket, what) }) {
-                _ = be_epoll_watch(watch.epoll, socket, interest)
+                _ = watch.poller.watch(socket, interest: interest)
             }
             return 0
         }
@@ -55,7 +54,7 @@ public final class DrivenTransport: Transport {
             // round trip through the timer; the timer is set only when the deadline comes earlier (TimeoutTimer).
             let now = milliseconds > 0 ? MonotonicClock.now() : 0
             watch.timeout.withLock { timeout in
-                if let expiry = timeout.libcurlAsks(milliseconds, now: now) { _ = be_timerfd_arm_at(watch.timeouts, expiry) }
+                if let expiry = timeout.libcurlAsks(milliseconds, now: now) { watch.poller.arm(timer: Watch.timeouts, at: expiry) }
             }
             return 0
         }
@@ -73,7 +72,7 @@ public final class DrivenTransport: Transport {
     }
 
     /// Readable whenever `drive` has something to do, or the owner's descriptor is readable. Poll it; never read it.
-    public var descriptor: Int32 { watch.epoll }
+    public var descriptor: Int32 { watch.poller.descriptor }
 
     /// Sends a request: at once, on the calling thread, when no drive is in progress; else the drive in progress
     /// (another thread's, or the one this call is made from) starts it. What cannot be done without waiting is
@@ -83,7 +82,7 @@ public final class DrivenTransport: Transport {
     public func send(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
         guard state.withLock({ $0.accept(request, completion: completion) }) else { return completion(.failure(.cancelled)) }
         // Starting here sends the request within the host's fetch call, not at its next dispatch, and saves the
-        // wake-up round trip (a write, a poll, an epoll_wait and a read).
+        // wake-up round trip (a write, a poll, a readiness check and a read).
         if driver.withLockIfFree({ multi in startQueued(on: multi) }) == nil { waker.signal() }
     }
 
@@ -106,7 +105,7 @@ public final class DrivenTransport: Transport {
     /// A timeout libcurl wants at once that no round handled: the descriptor says so, for the next drive.
     private func keepDueTimeoutVisible() {
         watch.timeout.withLock { timeout in
-            if let now = timeout.keepDueVisible(now: MonotonicClock.now()) { _ = be_timerfd_arm_at(watch.timeouts, now) }
+            if let now = timeout.keepDueVisible(now: MonotonicClock.now()) { watch.poller.arm(timer: Watch.timeouts, at: now) }
         }
     }
 
@@ -119,7 +118,7 @@ public final class DrivenTransport: Transport {
 
     /// Sets `watch.timers` to the next timer; under the state lock, so the setting is the latest list's.
     private func armTimers(_ state: TransportState) {
-        _ = be_timerfd_arm(watch.timers, state.nextTimer.map { Int(MonotonicClock.pollMilliseconds(until: $0)) } ?? -1)
+        watch.poller.arm(timer: Watch.timers, at: state.nextTimer ?? UInt64.max)
     }
 
     public var requestsSent: UInt64 { state.withLock { $0.requestsSent } }
@@ -144,23 +143,21 @@ public final class DrivenTransport: Transport {
                 var fds = descriptors.mutableSpan
                 var ready = readiness.mutableSpan
                 let count = fds.withUnsafeMutableBufferPointer { fds in
-                    ready.withUnsafeMutableBufferPointer { ready in
-                        be_epoll_ready(watch.epoll, fds.baseAddress, ready.baseAddress, Int32(fds.count))
-                    }
+                    ready.withUnsafeMutableBufferPointer { ready in watch.poller.ready(fds, ready) }
                 }
-                for index in 0..<max(Int(count), 0) {
+                for index in 0..<count {
                     let descriptor = descriptors[index]
                     switch descriptor {
                     case waker.descriptor:
                         waker.consume()
                         multi.take(state.withLock { $0.takeWork() })
-                    case watch.timeouts:
-                        FileIO.resetCounter(watch.timeouts)
+                    case watch.poller.timer(Watch.timeouts):
+                        watch.poller.reset(timer: Watch.timeouts)
                         watch.timeout.withLock { $0.fired() }
                         // Early or not (TimeoutTimer), libcurl handles what is due and tells its next deadline.
                         act(on: multi, socket: -1, readiness: 0)
-                    case watch.timers:
-                        FileIO.resetCounter(watch.timers)
+                    case watch.poller.timer(Watch.timers):
+                        watch.poller.reset(timer: Watch.timers)
                         timersDue = true
                         continue
                     case ownersDescriptor:
@@ -168,7 +165,7 @@ public final class DrivenTransport: Transport {
                     default:
                         guard watch.sockets.withLock({ $0.wants(descriptor) }) else {
                             // A parked socket that became ready: out of the set, so it cannot keep the host awake.
-                            _ = be_epoll_watch(watch.epoll, descriptor, 0)
+                            _ = watch.poller.watch(descriptor, interest: 0)
                             continue
                         }
                         act(on: multi, socket: descriptor, readiness: readiness[index])
@@ -191,39 +188,25 @@ public final class DrivenTransport: Transport {
         for action in due { action() }
     }
 
+    /// After a dispatch (its drive and the callbacks it ran): `descriptor` stops being readable when nothing is
+    /// left to do, so the host is not woken for work already done.
+    public func settle() { watch.poller.settle() }
+
     private func act(on multi: CurlMulti, socket: Int32, readiness: Int32) {
         var running: Int32 = 0
         _ = curl_multi_socket_action(multi.raw, socket, readiness, &running)
     }
 }
 
-/// The descriptors behind `DrivenTransport.descriptor`, which libcurl's callbacks (their user data) change.
+/// The poller behind `DrivenTransport.descriptor`, which libcurl's callbacks (their user data) change.
 private final class Watch: Sendable {
-    let epoll: Int32
-    /// libcurl's next timeout.
-    let timeouts: Int32
-    /// The next `schedule`d action.
-    let timers: Int32
-    /// libcurl's timeout: asked for at once (the drive in progress handles it), and when `timeouts` expires.
+    /// Timer 0: libcurl's next timeout; timer 1: the next `schedule`d action.
+    static let timeouts = 0, timers = 1
+    let poller: ReadinessPoller
+    /// libcurl's timeout: asked for at once (the drive in progress handles it), and when its timer expires.
     let timeout = Locked(TimeoutTimer())
-    /// The sockets libcurl wants watched; the others in `epoll` are parked.
+    /// The sockets libcurl wants watched; the others in the poller are parked.
     let sockets = Locked(SocketWatch())
 
-    init() throws(EngineFailure) {
-        epoll = be_epoll_create()
-        timeouts = be_timerfd_create()
-        timers = be_timerfd_create()
-        guard epoll >= 0, timeouts >= 0, timers >= 0 else {
-            let error = errno
-            for descriptor in [epoll, timeouts, timers] where descriptor >= 0 { close(descriptor) }
-            throw .invalidState("cannot create the dispatch descriptor (errno \(error))")
-        }
-    }
-
-    deinit {
-        close(epoll)
-        close(timeouts)
-        close(timers)
-    }
-
+    init() throws(EngineFailure) { poller = try ReadinessPoller(timers: 2) }
 }

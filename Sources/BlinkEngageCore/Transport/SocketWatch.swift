@@ -1,8 +1,8 @@
-/// Which sockets libcurl wants the driven transport's epoll set to watch for it: a policy without I/O
+/// Which sockets libcurl wants the driven transport's readiness poller to watch for it: a policy without I/O
 /// (SocketWatchTests).
 ///
 /// libcurl asks to watch a kept connection's socket when a transfer starts on it and to forget it when the
-/// transfer ends: two epoll_ctl calls a fetch more than needed, at close to a microsecond each on a virtual machine.
+/// transfer ends: two epoll_ctl calls (on Linux) a fetch more than needed, at close to a microsecond each on a virtual machine.
 /// A socket libcurl forgets stays in the set ("parked"), so the next transfer on the connection changes what is
 /// watched with one call. A parked socket that becomes ready (the server closed the idle connection) leaves the set
 /// then, and its readiness never reaches libcurl, which no longer knows it. A socket closed while parked leaves the

@@ -43,8 +43,30 @@ static void host_close_socket(int fd) {
     pthread_mutex_unlock(&host_lock);
 }
 
-/* Checks that every socket in /proc/self/fd is the host transport's (or was there before any SDK started: the
- * first scan, from sandbox_config(), only records those). */
+/* Whether socket inode `target` ("socket:[N]") is a Unix-domain socket (/proc/net/unix): the portable build's
+ * storage-directory watch uses those between processes of one machine; they reach no network. */
+static int host_is_unix_socket(const char *target) {
+    char line[512];
+    unsigned long inode = strtoul(target + 8, NULL, 10);
+    int found = 0;
+    FILE *table = fopen("/proc/net/unix", "r");
+    while (table && !found && fgets(line, sizeof line, table)) {
+        unsigned long fields[7];
+        char *cursor = line, *end;
+        int i;
+        for (i = 0; i < 7; i++, cursor = end) {
+            while (*cursor == ' ' || *cursor == ':') cursor++;
+            fields[i] = strtoul(cursor, &end, i == 6 ? 10 : 16);
+            if (end == cursor) break;
+        }
+        found = i == 7 && fields[6] == inode;
+    }
+    if (table) fclose(table);
+    return found;
+}
+
+/* Checks that every network socket in /proc/self/fd is the host transport's (or was there before any SDK
+ * started: the first scan, from sandbox_config(), only records those). */
 static void host_transport_scan(void) {
     DIR *directory;
     struct dirent *entry;
@@ -62,7 +84,7 @@ static void host_transport_scan(void) {
         n = readlink(path, target, sizeof target - 1);
         if (n <= 0) continue;
         target[n] = 0;
-        if (strncmp(target, "socket:", 7) != 0 || fd == dirfd(directory)) continue;
+        if (strncmp(target, "socket:", 7) != 0 || fd == dirfd(directory) || host_is_unix_socket(target)) continue;
         if (recording) {
             if (host_inherited_count < 64) snprintf(host_inherited[host_inherited_count++], 128, "%s", target);
             continue;

@@ -49,9 +49,11 @@ static void read_switches(thread_switches *out) {
     if (tasks) closedir(tasks);
 }
 
-static void idle_costs_nothing(be_callback_mode mode) {
+/* `shared`: a second SDK on the same storage directory, which waits for the directory's lock (a directory
+ * watch, inotify or the portable build's sockets, must wake it only when something happens). */
+static void idle_costs_nothing(be_callback_mode mode, be_fetch_io io, int shared) {
     be_config *config = sandbox_config("demo-key");
-    be_sdk *sdk = NULL;
+    be_sdk *sdk = NULL, *second = NULL;
     be_moments_request *request = be_moments_request_new();
     be_moments_response *response = NULL;
     be_offer_screen *screen;
@@ -60,7 +62,9 @@ static void idle_costs_nothing(be_callback_mode mode) {
     struct timespec idle = {10, 0};
     int i, j, woken = 0;
     be_config_set_callback_mode(config, mode);
+    CHECK_INT(be_config_set_fetch_io(config, io), BE_OK);
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    if (shared) CHECK_INT(be_sdk_start(config, &second), BE_OK);
     /* some real work first: a fetch, beacons and an event delivered, so every thread has run */
     be_moments_request_set_payload(request, "placement", "checkout");
     test_result_init(&r);
@@ -98,12 +102,16 @@ static void idle_costs_nothing(be_callback_mode mode) {
     be_offer_screen_free(screen);
     test_result_dispose(&r);
     be_sdk_shutdown(sdk, 1000);
+    if (second) be_sdk_shutdown(second, 1000);
     be_moments_request_free(request);
     be_config_free(config);
 }
 
-static void test_an_idle_sdk_never_wakes_up(void) { idle_costs_nothing(BE_CALLBACKS_ON_SDK_THREAD); }
-static void test_an_idle_sdk_in_dispatch_mode_never_wakes_up(void) { idle_costs_nothing(BE_CALLBACKS_ON_DISPATCH); }
+static void test_an_idle_sdk_never_wakes_up(void) { idle_costs_nothing(BE_CALLBACKS_ON_SDK_THREAD, BE_FETCH_IO_ON_SDK_THREAD, 0); }
+/* Fetch I/O on dispatch too: the readiness poller (the portable build's relay thread) idles as well. */
+static void test_an_idle_sdk_in_dispatch_mode_never_wakes_up(void) {
+    idle_costs_nothing(BE_CALLBACKS_ON_DISPATCH, BE_FETCH_IO_ON_DISPATCH, 1);
+}
 
 /* ---- a full disk ---------------------------------------------------------------------------------------- */
 

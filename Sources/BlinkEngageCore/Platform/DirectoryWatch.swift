@@ -1,0 +1,146 @@
+internal import CPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What one process hears of the others on its storage directory: one queued items there (the owner reads them
+/// in), the owner let go of the directory or died (another takes over), an instance died (its journal is
+/// recovered). Its own writes wake no one, and with nothing happening no thread wakes.
+///
+/// - Linux: inotify on the directory sees another process touch the ownership lock file (`announce`) or close
+///   its files, which the kernel does when that process exits.
+/// - Portable build: Unix-domain stream sockets, `outbox.sock` in the directory. The owner listens there; every
+///   other instance keeps a connection to it and writes a byte to announce; each side sees end of file when the
+///   other lets go or dies (the kernel closes the descriptors of a process that dies, even by SIGKILL). Where the
+///   socket's path is too long for a socket address (about 100 bytes) or the connection cannot be made, the
+///   instance says so through `isListening`, and its owner looks again every second, as without a watch.
+/// - Elsewhere: kqueue's `EVFILT_VNODE` (Apple, the BSDs), `ReadDirectoryChangesW` (Windows).
+final class DirectoryWatch: Sendable {
+    #if BLINKENGAGE_PLATFORM_POSIX || !os(Linux)
+    private let path: String
+    private let sockets = Locked(Sockets())
+    private let creator = getpid()
+
+    private struct Sockets {
+        /// The owner's listening socket, or -1.
+        var listener: Int32 = -1
+        /// The owner's connections from the other instances.
+        var peers: [Int32] = []
+        /// A non-owner's connection to the owner, or -1.
+        var link: Int32 = -1
+    }
+
+    /// - Parameter lockFile: the ownership lock's descriptor (Linux touches it to announce).
+    init?(directory: String, lockFile: Int32) {
+        path = directory + "/outbox.sock"
+    }
+
+    deinit {
+        sockets.withLock { sockets in
+            for descriptor in [sockets.listener, sockets.link] + sockets.peers where descriptor >= 0 { close(descriptor) }
+        }
+    }
+
+    func descriptors() -> [Int32] {
+        sockets.withLock { sockets in [sockets.listener, sockets.link].filter { $0 >= 0 } + sockets.peers }
+    }
+
+    func serviceReadable(_ descriptor: Int32) -> Bool {
+        sockets.withLock { sockets in
+            if descriptor == sockets.listener {
+                while true {
+                    let peer = be_unix_accept(descriptor)
+                    guard peer >= 0 else { break }
+                    sockets.peers.append(peer)
+                }
+                return false
+            }
+            var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            var open = true
+            while true {
+                let got = withUnsafeMutableBytes(of: &buffer) { read(descriptor, $0.baseAddress, $0.count) }
+                if got > 0 { continue }
+                if got < 0, errno == EINTR { continue }
+                open = got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+                break
+            }
+            if !open {
+                // The other side let go or died: that is the change.
+                close(descriptor)
+                if descriptor == sockets.link { sockets.link = -1 }
+                sockets.peers.removeAll { $0 == descriptor }
+            }
+            return true
+        }
+    }
+
+    func announce() {
+        sockets.withLock { sockets in
+            guard sockets.listener < 0 else { return }  // the owner announces nothing to itself
+            if sockets.link < 0 { sockets.link = be_unix_connect(path) }
+            if sockets.link >= 0 { _ = be_unix_poke(sockets.link) }
+        }
+    }
+
+    func ownershipChanged(held: Bool) {
+        sockets.withLock { sockets in
+            if held {
+                if sockets.link >= 0 { close(sockets.link) }
+                sockets.link = -1
+                if sockets.listener < 0 { sockets.listener = be_unix_listen(path) }
+            } else if getpid() == creator {
+                // The lock is free already: whoever sees the end of file can take it.
+                if sockets.listener >= 0 {
+                    unlink(path)
+                    close(sockets.listener)
+                }
+                for peer in sockets.peers { close(peer) }
+                sockets.listener = -1
+                sockets.peers = []
+            }
+        }
+    }
+
+    func reconnect(isOwner: Bool) -> Bool {
+        sockets.withLock { sockets in
+            if isOwner { return sockets.listener >= 0 }
+            if sockets.link < 0 { sockets.link = be_unix_connect(path) }
+            return sockets.link >= 0
+        }
+    }
+    #else
+    private let descriptor: Int32
+    private let lockFile: Int32
+
+    /// - Parameter lockFile: the ownership lock's descriptor (touched to announce).
+    init?(directory: String, lockFile: Int32) {
+        descriptor = be_directory_watch(directory)
+        self.lockFile = lockFile
+        guard descriptor >= 0 else { return nil }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The descriptors to poll for readability; they change as the portable watch takes connections.
+    func descriptors() -> [Int32] { [descriptor] }
+
+    /// After a poll found `descriptor` readable: takes what is there. Whether it is a change worth looking at.
+    func serviceReadable(_ descriptor: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        return true
+    }
+
+    /// Tells the other processes that this one changed something they must see (items moved into the
+    /// database, the lock let go). Any thread.
+    func announce() { futimens(lockFile, nil) }
+
+    /// This instance now holds the directory's lock, or let go of it (after unlocking).
+    func ownershipChanged(held: Bool) {}
+
+    /// Makes sure the watch hears the others; false when it cannot now (the caller looks again later).
+    func reconnect(isOwner: Bool) -> Bool { true }
+    #endif
+}
