@@ -129,6 +129,12 @@ typedef enum be_fetch_io {
     BE_FETCH_IO_ON_DISPATCH = 1    /**< on host threads: sent in the fetch call, read in be_sdk_dispatch() */
 } be_fetch_io;
 
+/** When an offer's impression beacons (`pixel`, `adv_pixel_url`) fire (be_config_set_impression_beacons()). */
+typedef enum be_impression_beacons {
+    BE_IMPRESSION_BEACONS_ON_APPEAR = 0,  /**< at every appearance: a DID_APPEAR, a screen showing it (the default) */
+    BE_IMPRESSION_BEACONS_ON_VIEWABLE = 1 /**< at each viewable impression (be_sdk_report_visibility()) instead */
+} be_impression_beacons;
+
 /** Severity of a log message. */
 typedef enum be_log_level { BE_LOG_DEBUG = 0, BE_LOG_INFO = 1, BE_LOG_WARNING = 2, BE_LOG_ERROR = 3 } be_log_level;
 
@@ -298,6 +304,28 @@ be_status be_config_set_callback_mode(be_config *config, be_callback_mode mode);
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or an unknown value (the configuration is then unchanged).
  */
 be_status be_config_set_fetch_io(be_config *config, be_fetch_io io);
+
+/**
+ * The rule by which be_sdk_report_visibility() counts a viewable impression: at least `min_fraction` of the
+ * offer's pixels visible for at least `min_ms` milliseconds without a break. The default is the MRC display rule,
+ * 0.5 for 1000 ms.
+ * @param config the configuration; NULL is refused.
+ * @param min_fraction above 0 and at most 1 (NaN is refused).
+ * @param min_ms at most 600000 (ten minutes); 0 counts a view as soon as it begins.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or a value out of range (the configuration is then unchanged).
+ */
+be_status be_config_set_viewability(be_config *config, double min_fraction, uint32_t min_ms);
+
+/**
+ * When impression beacons fire. BE_IMPRESSION_BEACONS_ON_APPEAR (the default) keeps what DID_APPEAR and SDK
+ * screens promise: every appearance fires them. BE_IMPRESSION_BEACONS_ON_VIEWABLE fires them once per viewable
+ * impression instead, and neither a DID_APPEAR nor a screen showing an offer fires them (the host must then
+ * report visibility, or no impression beacon fires at all).
+ * @param config the configuration; NULL is refused.
+ * @param when one of be_impression_beacons; other values are refused.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or an unknown value (the configuration is then unchanged).
+ */
+be_status be_config_set_impression_beacons(be_config *config, be_impression_beacons when);
 
 /**
  * Installs a log handler for messages at `min_level` and above. `fn` NULL removes the handler.
@@ -764,6 +792,26 @@ void be_offer_feed_event_free(be_offer_feed_event *event);
  */
 be_status be_sdk_report_offer_feed_event(be_sdk *sdk, const be_offer_feed_event *event);
 
+/**
+ * Reports that `offer` (of a feed, a Moments answer, or a screen's current offer) is `visible_fraction` of its
+ * pixels on screen now. Call it from the frame or scroll loop whenever the fraction changes, 0 when the offer
+ * leaves the screen; it is cheap enough for every frame (no allocation, no system call while a view goes on:
+ * see BENCHMARKS.md). The SDK's monotonic clock applies the rule of be_config_set_viewability(): a view begins
+ * when the fraction reaches the minimum and becomes a viewable impression once it has stayed there for the
+ * minimum time, even if no further call comes; dropping below first ends it with nothing counted. A counted view
+ * counts nothing more: leaving and coming back begins a new one. Offer objects are told apart, not ids: the same
+ * offer in two groups is two views. A viewable impression records one `viewable_impression` event durably (as
+ * be_sdk_report_offer_feed_event() does; only with an Engage URL), with the feed positions of a feed's offer,
+ * counts in be_stats.viewable_impressions, and fires the offer's impression beacons with
+ * BE_IMPRESSION_BEACONS_ON_VIEWABLE. At be_sdk_shutdown() views in progress count nothing. Any thread.
+ * @param sdk the SDK; NULL is refused.
+ * @param offer the offer on screen, borrowed for the call (the SDK keeps it alive while its view goes on).
+ * @param visible_fraction from 0 to 1.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or a fraction outside 0..1 (NaN included); BE_ERR_INVALID_STATE
+ *         after shutdown or in a forked child.
+ */
+be_status be_sdk_report_visibility(be_sdk *sdk, const be_offer *offer, double visible_fraction);
+
 /** @} */
 
 /**
@@ -1035,6 +1083,7 @@ typedef struct be_stats {
     uint64_t image_disk_hits;   /**< image fetches answered from the disk cache */
     uint64_t image_revalidations; /**< image fetches answered by a 304 for a cached image */
     uint64_t image_shared;      /**< image fetches that joined one already in flight for the same URL */
+    uint64_t viewable_impressions; /**< views counted as viewable impressions (be_sdk_report_visibility()) */
 } be_stats;
 
 /**

@@ -10,7 +10,8 @@
 # Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 8000) and
 # BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 40) how many turns the fetch contenders take;
 # BENCH_ONLY=swift runs only the Swift surface against the C API, BENCH_ONLY=bindings only the C# and Java bindings
-# against it, BENCH_ONLY=scans only the byte scans' SSE2 and plain C builds, and prints that table.
+# against it, BENCH_ONLY=scans only the byte scans' SSE2 and plain C builds, BENCH_ONLY=viewability only the visibility
+# report against a feed event report, and prints that table.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -63,6 +64,8 @@ cc -std=c99 -O2 -Wall -Wextra bench/fetch_jansson.c -o "$work/fetch_jansson" -lc
 c++ -std=c++17 -O2 -Wall -Wextra bench/fetch_simdjson.cpp -o "$work/fetch_simdjson" -lcurl -lsimdjson
 swiftc -O bench/FetchURLSession.swift -o "$work/fetch_urlsession" 2>&1 | grep -v warning || true
 cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/report_blinkengage.c -o "$work/report_blinkengage" \
+  -Ldist/lib -l:libblinkengage.so.1 -lpthread -Wl,-rpath,"$top/dist/lib"
+cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/visibility_blinkengage.c -o "$work/visibility_blinkengage" \
   -Ldist/lib -l:libblinkengage.so.1 -lpthread -Wl,-rpath,"$top/dist/lib"
 # The Swift surface in release, as a Swift app would build it (its own scratch path: the flags differ from dist's).
 BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --product SwiftSurfaceBench >/dev/null
@@ -274,11 +277,33 @@ PY
   done
   echo
   fi
+  if [ -z "$only" ] || [ "$only" = viewability ]; then
+  echo "## Reporting visibility: $(nproc) cores, $(date -u +%Y-%m-%d)"
+  echo
+  echo "$rounds rounds of $per_round calls on core $client_core, each call timed: be_sdk_report_visibility() on a view in"
+  echo "progress whose fraction changes every call (bench/visibility_blinkengage.c, which fails if a timed call"
+  echo "allocates on the caller's thread), beside one feed event report (report_blinkengage). The ratio is"
+  echo "visibility / report within each round."
+  echo
+  echo "| what | feed event report | visibility report | ratio (range) | instructions per call, report / visibility |"
+  echo "|---|---|---|---|---|"
+  pair "one call on the caller's thread" "$work/report_blinkengage $base CALLS" "$work/visibility_blinkengage $base CALLS" counted fine
+  # System calls of the whole process per visibility call: strace's totals for 100,002 calls less those for 2.
+  syscalls=()
+  for n in 2 100002; do
+    strace -f -c -o "$work/strace-$n" "$work/visibility_blinkengage" "$base" "$n" >/dev/null
+    syscalls+=("$(awk '$NF == "total" {print $4 + 0; found=1} END {if (!found) print 0}' "$work/strace-$n")")
+  done
+  echo
+  echo "System calls per visibility call, every thread of the process (strace -f -c, 100,002 calls less 2, over"
+  echo "100,000): $(python3 -c "print(f'{(${syscalls[1]} - ${syscalls[0]}) / 100000:.5f}')") (${syscalls[0]} and ${syscalls[1]} in all)."
+  echo
+  fi
   echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
   echo
   [ -n "$only" ] || "$work/tracking_bench" "$base" "${BENCH_EVENTS:-5000}"
 } | tee "$report"
-# BENCH_ONLY=swift, bindings or scans: that table alone, printed; BENCHMARKS.md stays as it is.
+# BENCH_ONLY=swift, bindings, scans or viewability: that table alone, printed; BENCHMARKS.md stays as it is.
 [ -z "$only" ] || { rm -f "$report"; exit 0; }
 # Peak memory of a host transport's answers: test_host_transport's measured cases, against the sandbox, with the
 # release library.

@@ -4,7 +4,7 @@
   scripts/header-abi.py [HEADER]      (default include/blinkengage.h)
 
 One line per item, sorted within its kind:
-  fn NAME RET PARAM...                  each type as its ABI kind: void i32 u32 u64 usize ptr fn
+  fn NAME RET PARAM...                  each type as its ABI kind: void i32 u32 u64 usize f64 ptr fn
   const NAME VALUE                      a #define or enum member with an integer or string value
   field STRUCT NAME KIND                each member of a struct, in order
 Kinds say how a value is passed, not what it means: every enum of the header is an int (i32), every pointer
@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-SCALARS = {"void": "void", "int": "i32", "uint32_t": "u32", "uint64_t": "u64", "size_t": "usize"}
+SCALARS = {"void": "void", "int": "i32", "uint32_t": "u32", "uint64_t": "u64", "size_t": "usize", "double": "f64"}
 
 
 def strip_comments(text):

@@ -49,6 +49,12 @@ public struct BlinkEngageConfiguration: Sendable {
     /// With ``CallbackMode/dispatch``: Moments fetches do their network I/O inside
     /// ``BlinkEngageSDK/dispatch(maximum:)`` too, with no thread hop. Ignored with a host transport.
     public var fetchIOOnDispatch = false
+    /// The share of an offer's pixels that must be visible for a view to count (above 0, at most 1; MRC: 0.5).
+    public var viewableFraction = 0.5
+    /// How long, in milliseconds, a view must last to become a viewable impression (MRC: 1000).
+    public var viewableMilliseconds: UInt32 = 1000
+    /// Impression beacons fire once per viewable impression instead of at every appearance.
+    public var impressionBeaconsWhenViewable = false
     /// At most this many beacons and events wait for delivery; the oldest make room.
     public var outboxMaximumItems: UInt32 = 10_000
     /// How long, in seconds, a beacon or event may wait for delivery before it is dropped.
@@ -98,6 +104,8 @@ public struct BlinkEngageConfiguration: Sendable {
         configuration.development = isDevelopment
         configuration.callbackMode = callbackMode == .dispatch ? .dispatch : .sdkThread
         configuration.fetchIO = fetchIOOnDispatch ? .dispatch : .sdkThread
+        configuration.viewability = try ViewabilityRule(threshold: viewableFraction, milliseconds: viewableMilliseconds)
+        configuration.impressionBeaconsAtViewable = impressionBeaconsWhenViewable
         try configuration.setOutboxLimits(maximumItems: outboxMaximumItems, maximumAgeSeconds: outboxMaximumAgeSeconds)
         configuration.feedCacheMaxAgeSeconds = feedCacheMaxAgeSeconds
         guard prefetchTTLSeconds > 0 else { throw .invalidArgument("the prefetch TTL must be at least 1 s") }

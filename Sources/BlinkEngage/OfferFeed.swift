@@ -137,4 +137,12 @@ extension BlinkEngageSDK {
     public func reportOfferFeedEvent(_ event: BlinkEngageOfferFeedEvent) throws(BlinkEngageError) {
         try call { (engine: SDK) throws(EngineFailure) in try engine.reportFeedEvent(event.core) }
     }
+
+    /// Reports that `offer` is `visibleFraction` (0...1) of its pixels on screen now: call it whenever the
+    /// fraction changes, 0 when the offer leaves. A view that meets the configured rule for long enough is
+    /// counted once as a viewable impression (a durable event, and the impression beacons when
+    /// ``BlinkEngageConfiguration/impressionBeaconsWhenViewable``).
+    public func reportVisibility(of offer: BlinkEngageOffer, visibleFraction: Double) throws(BlinkEngageError) {
+        try call { (engine: SDK) throws(EngineFailure) in try engine.reportVisibility(of: offer.core, fraction: visibleFraction) }
+    }
 }

@@ -40,8 +40,12 @@ public struct BlinkEngageStats: Sendable, Equatable {
     public let imageRevalidations: UInt64
     /// Image fetches that joined another fetch of the same URL in flight.
     public let imagesShared: UInt64
+    /// Views counted as viewable impressions.
+    public let viewableImpressions: UInt64
 
-    init(_ statistics: (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64, images: ImageStatistics)) {
+    init(_ statistics: (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64, images: ImageStatistics,
+                        viewableImpressions: UInt64)) {
+        viewableImpressions = statistics.viewableImpressions
         requestsSent = statistics.requestsSent
         let outbox = statistics.outbox
         beaconsQueued = outbox.beaconsQueued

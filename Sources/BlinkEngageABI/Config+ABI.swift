@@ -99,6 +99,24 @@ public func be_config_set_callback_mode(_ config: OpaquePointer?, _ mode: be_cal
 }
 
 @c @implementation
+public func be_config_set_viewability(_ config: OpaquePointer?, _ min_fraction: Double, _ min_ms: UInt32) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        configuration.viewability = try ViewabilityRule(threshold: min_fraction, milliseconds: min_ms)
+    }
+}
+
+@c @implementation
+public func be_config_set_impression_beacons(_ config: OpaquePointer?, _ when: be_impression_beacons) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        switch when {
+        case BE_IMPRESSION_BEACONS_ON_APPEAR: configuration.impressionBeaconsAtViewable = false
+        case BE_IMPRESSION_BEACONS_ON_VIEWABLE: configuration.impressionBeaconsAtViewable = true
+        default: throw .invalidArgument("unknown impression beacon setting \(when.rawValue)")
+        }
+    }
+}
+
+@c @implementation
 public func be_config_set_fetch_io(_ config: OpaquePointer?, _ io: be_fetch_io) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
         configuration.fetchIO = try known(io.rawValue, "fetch I/O")

@@ -39,6 +39,15 @@ public func be_offer_feed_event_free(_ event: OpaquePointer?) {
 }
 
 @c @implementation
+public func be_sdk_report_visibility(_ sdk: OpaquePointer?, _ offer: OpaquePointer?, _ visible_fraction: Double) -> be_status {
+    statusCall { () throws(EngineFailure) in
+        guard let engine = Handle.object(sdk, as: SDK.self) else { throw .invalidArgument("sdk is NULL") }
+        guard let offer = Handle.object(offer, as: Offer.self) else { throw .invalidArgument("offer is NULL") }
+        try engine.reportVisibility(of: offer, fraction: visible_fraction)
+    }
+}
+
+@c @implementation
 public func be_sdk_report_offer_feed_event(_ sdk: OpaquePointer?, _ event: OpaquePointer?) -> be_status {
     statusCall { () throws(EngineFailure) in
         guard let engine = Handle.object(sdk, as: SDK.self) else { throw .invalidArgument("sdk is NULL") }

@@ -68,6 +68,7 @@ public func be_sdk_get_stats(_ sdk: OpaquePointer?, _ out_stats: UnsafeMutablePo
         filled.image_disk_hits = statistics.images.diskHits
         filled.image_revalidations = statistics.images.revalidations
         filled.image_shared = statistics.images.joined
+        filled.viewable_impressions = statistics.viewableImpressions
         // Copy only as many bytes as the caller's (possibly older, smaller) struct holds.
         let byteCount = Int(filled.struct_size)
         withUnsafeBytes(of: &filled) { source in

@@ -44,6 +44,8 @@ final class CHostTests: XCTestCase {
 
     func testScreensBeaconsAndFeedEvents() throws { try buildAndRun("test_screens") }
 
+    func testViewableImpressions() throws { try buildAndRun("test_viewability") }
+
     func testZoneAds() throws { try buildAndRun("test_zone_ads") }
 
     func testHostileServersAndCarelessHosts() throws { try buildAndRun("test_hostile") }

@@ -57,6 +57,8 @@ public final class SDK: Sendable {
     let database: Database?
     /// Creatives and zone ad images, with their memory and disk caches.
     let images: ImageLoader
+    /// The views of offers the host reports visibility for.
+    let views: ViewTracker
     private let lifecycle = ConditionLock(Lifecycle())
     private let forkGeneration = ForkGeneration.current()
     /// Marks the threads inside this SDK's host transport `send` (the host must not shut down from there).
@@ -163,6 +165,11 @@ public final class SDK: Sendable {
                                 privacy: { privacy.withLock { $0 } },
                                 cache: configuration.feedCacheMaxAgeSeconds > 0 && database != nil
                                     ? FeedCache(database: database!, maximumAgeSeconds: configuration.feedCacheMaxAgeSeconds) : nil)
+        let firstParty = transport
+        views = ViewTracker(rule: configuration.viewability, schedule: { delay, check in
+            firstParty.schedule(afterNanoseconds: delay, check)
+        })
+        views.whenCounted { [weak self] impression in self?.recordViewable(impression) }
         logger.debug("started; storage at \(storageDirectory ?? "memory")")
     }
 
@@ -299,10 +306,10 @@ public final class SDK: Sendable {
 
     /// Counters since start: requests and the tracking queue.
     public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64,
-                                                       images: ImageStatistics) {
+                                                       images: ImageStatistics, viewableImpressions: UInt64) {
         try hostCall { () throws(EngineFailure) in
             let images = self.images.statistics
-            return (transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests, outbox.statistics, prefetches.hits, images)
+            return (transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests, outbox.statistics, prefetches.hits, images, views.impressions)
         }
     }
 
@@ -335,6 +342,7 @@ public final class SDK: Sendable {
         let deadline = MonotonicClock.deadline(afterMilliseconds: timeoutMilliseconds)
         // Host calls only take short locks, but a flush waits: end those, then wait for the calls to leave.
         outbox.abortFlushes()
+        views.stop()  // a view in progress counts nothing
         _ = lifecycle.wait(until: { $0.activeCalls == 0 }) { _ in }
         let remaining = deadline > MonotonicClock.now() ? UInt32(clamping: (deadline - MonotonicClock.now()) / 1_000_000) : 0
         switch outbox.flush(timeoutMilliseconds: remaining) {

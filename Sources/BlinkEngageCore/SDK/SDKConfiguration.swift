@@ -21,6 +21,11 @@ public struct SDKConfiguration: Sendable {
     public var development = false
     public var callbackMode = CallbackMode.sdkThread
     public var fetchIO = FetchIO.sdkThread
+    /// When a reported view becomes a viewable impression (`SDK.reportVisibility`); the MRC rule by default.
+    public var viewability = ViewabilityRule.mrc
+    /// Impression beacons fire at a viewable impression instead of at every appearance (a feed's `did_appear`,
+    /// a screen showing an offer). Off by default.
+    public var impressionBeaconsAtViewable = false
     public var logHandler: LogHandler?
     public var logMinimumLevel = LogLevel.info
     public var outboxMaximumItems = defaultOutboxMaximumItems

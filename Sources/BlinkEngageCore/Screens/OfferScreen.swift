@@ -2,7 +2,7 @@
 /// the host draws it (C-API.md, SDK screens; PROTOCOL.md section 3).
 ///
 /// Every display is an impression: an offer fires `pixel` (and `adv_pixel_url`) each time it becomes current,
-/// Previous included. Accept and decline move on, or on the last offer fire `close` and finish; decline fires
+/// Previous included (unless they wait for a viewable impression: `SDKConfiguration.impressionBeaconsAtViewable`). Accept and decline move on, or on the last offer fire `close` and finish; decline fires
 /// `no_thanks_click` first. Close fires `close` and finishes. Freeing a screen fires nothing.
 public final class OfferScreen: Sendable {
     public enum Owner: Sendable {
@@ -27,7 +27,7 @@ public final class OfferScreen: Sendable {
         self.offers = offers
         self.owner = owner
         self.sdk = sdk
-        try fire(sdk.impressionBeacons(of: offers[0]))
+        try fire(sdk.appearanceBeacons(of: offers[0]))
     }
 
     public var styles: Styles? {
@@ -79,7 +79,7 @@ public final class OfferScreen: Sendable {
             state.index = target
             return offers[target]
         }
-        try fire(sdk.impressionBeacons(of: offer))
+        try fire(sdk.appearanceBeacons(of: offer))
     }
 
     /// Accept or decline: answers the current offer, then shows the next one or closes on the last.
@@ -95,7 +95,7 @@ public final class OfferScreen: Sendable {
         }
         var urls: [String] = []
         if noThanks, let url = answered.noThanksBeaconURL { urls.append(url) }
-        if let next { urls += sdk.impressionBeacons(of: next) } else if let close = answered.closeBeaconURL { urls.append(close) }
+        if let next { urls += sdk.appearanceBeacons(of: next) } else if let close = answered.closeBeaconURL { urls.append(close) }
         try fire(urls)
         return answered
     }

@@ -15,6 +15,22 @@ enum EventJSON {
         return JSONValue.object(JSONObject(members)).jsonText
     }
 
+    /// A `viewable_impression`: the offer, where it was in its feed (a feed's offer), and the rule it met.
+    static func viewableImpression(of offer: Offer, rule: ViewabilityRule, id: String, occurredAtMilliseconds: Int64) -> String {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(id)), ("type", .string("viewable_impression")),
+            ("occurred_at", .string(Timestamp.iso8601(milliseconds: occurredAtMilliseconds))), ("offer_id", .string(offer.id)),
+        ]
+        if let placement = offer.placement {
+            members += [("feed_id", .string(placement.feedID)), ("group_id", .string(placement.groupID)),
+                        ("group_position", .number(String(placement.groupPosition)))]
+            if let position = placement.offerPosition { members.append(("offer_position", .number(String(position)))) }
+        }
+        members += [("min_visible_percent", .number(String(Int((rule.threshold * 100).rounded())))),
+                    ("min_visible_ms", .number(String(rule.durationNanoseconds / 1_000_000)))]
+        return JSONValue.object(JSONObject(members)).jsonText
+    }
+
     /// A `zone_ad_click`, which carries the zone and the link instead of feed fields.
     static func zoneAdClick(zoneID: String, linkURL: String?, id: String, occurredAtMilliseconds: Int64) -> String {
         var members: [(key: String, value: JSONValue)] = [

@@ -177,6 +177,14 @@ namespace BlinkEngage
             Errors.Check(Native.be_sdk_report_offer_feed_event(handle, feedEvent.Handle));
         }
 
+        /// <summary>Reports that <paramref name="offer"/> is <paramref name="visibleFraction"/> (0 to 1) of its pixels on
+        /// screen now: call it whenever the fraction changes, 0 when it leaves. Cheap enough for every frame.</summary>
+        public void ReportVisibility(Offer offer, double visibleFraction)
+        {
+            if (offer == null) throw new ArgumentNullException("offer");
+            using (new Lease(offer.Owner)) Errors.Check(Native.be_sdk_report_visibility(handle, offer.Pointer, visibleFraction));
+        }
+
         // -- Zone ads and images ---------------------------------------------------------------------------------
 
         public void FetchZoneAd(string zoneId, Action<ZoneAd, ServiceException> completion)

@@ -33,6 +33,9 @@ namespace BlinkEngage
         public Config SetDevelopment(bool enabled) { return Check(Native.be_config_set_development(Handle, enabled ? 1 : 0)); }
         public Config SetCallbackMode(CallbackMode mode) { return Check(Native.be_config_set_callback_mode(Handle, mode)); }
         public Config SetFetchIo(FetchIo io) { return Check(Native.be_config_set_fetch_io(Handle, io)); }
+        /// <summary>The viewable-impression rule: at least <paramref name="minFraction"/> visible for <paramref name="minMs"/> ms (MRC: 0.5, 1000).</summary>
+        public Config SetViewability(double minFraction, uint minMs) { return Check(Native.be_config_set_viewability(Handle, minFraction, minMs)); }
+        public Config SetImpressionBeacons(ImpressionBeacons when) { return Check(Native.be_config_set_impression_beacons(Handle, when)); }
         public Config SetOutboxLimits(uint maxItems, uint maxAgeSeconds) { return Check(Native.be_config_set_outbox_limits(Handle, maxItems, maxAgeSeconds)); }
         /// <param name="maxAgeSeconds">0 turns the feed cache off.</param>
         public Config SetFeedCache(uint maxAgeSeconds) { return Check(Native.be_config_set_feed_cache(Handle, maxAgeSeconds)); }

@@ -60,6 +60,7 @@ namespace BlinkEngage
         public ulong image_disk_hits;
         public ulong image_revalidations;
         public ulong image_shared;
+        public ulong viewable_impressions;
     }
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
@@ -94,6 +95,8 @@ namespace BlinkEngage
         internal const int BE_FETCH_IO_ON_DISPATCH = 1;
         internal const int BE_FETCH_IO_ON_SDK_THREAD = 0;
         internal const int BE_HTTP_MAX_BODY_BYTES = 10485760;
+        internal const int BE_IMPRESSION_BEACONS_ON_APPEAR = 0;
+        internal const int BE_IMPRESSION_BEACONS_ON_VIEWABLE = 1;
         internal const int BE_HTTP_MAX_HEADER_LINES = 1000;
         internal const int BE_HTTP_MAX_HEADER_LINE_BYTES = 16384;
         internal const string BE_IMAGE_ERROR_DOMAIN = "BlinkEngageImage";
@@ -156,6 +159,10 @@ namespace BlinkEngage
         internal static extern Status be_config_set_callback_mode(ConfigHandle config, CallbackMode mode);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status be_config_set_fetch_io(ConfigHandle config, FetchIo io);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_config_set_viewability(ConfigHandle config, double min_fraction, uint min_ms);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_config_set_impression_beacons(ConfigHandle config, ImpressionBeacons when);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status be_config_set_log_handler(ConfigHandle config, LogFn fn, LogLevel min_level, IntPtr user_data);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
@@ -294,6 +301,8 @@ namespace BlinkEngage
         internal static extern void be_offer_feed_event_free(IntPtr @event);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status be_sdk_report_offer_feed_event(SdkHandle sdk, OfferFeedEventHandle @event);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_sdk_report_visibility(SdkHandle sdk, IntPtr offer, double visible_fraction);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr be_offer_id(IntPtr offer);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

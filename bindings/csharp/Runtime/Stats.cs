@@ -13,6 +13,7 @@ namespace BlinkEngage
             DroppedPrivacy = s.dropped_privacy; PrefetchHits = s.prefetch_hits; ImageRequests = s.image_requests;
             ImageMemoryHits = s.image_memory_hits; ImageDiskHits = s.image_disk_hits;
             ImageRevalidations = s.image_revalidations; ImageShared = s.image_shared;
+            ViewableImpressions = s.viewable_impressions;
         }
 
         public ulong RequestsSent { get; private set; }
@@ -34,6 +35,7 @@ namespace BlinkEngage
         public ulong ImageDiskHits { get; private set; }
         public ulong ImageRevalidations { get; private set; }
         public ulong ImageShared { get; private set; }
+        public ulong ViewableImpressions { get; private set; }
     }
 
     /// <summary>What a storage directory holds for one API key (be_storage_info).</summary>

@@ -25,6 +25,13 @@ namespace BlinkEngage
     }
 
     /// <summary>Where offer fetches do their network I/O (be_config_set_fetch_io).</summary>
+    /// <summary>When impression beacons fire (be_impression_beacons).</summary>
+    public enum ImpressionBeacons
+    {
+        OnAppear = Native.BE_IMPRESSION_BEACONS_ON_APPEAR,
+        OnViewable = Native.BE_IMPRESSION_BEACONS_ON_VIEWABLE,
+    }
+
     public enum FetchIo
     {
         SdkThread = Native.BE_FETCH_IO_ON_SDK_THREAD,

@@ -260,7 +260,7 @@ JNI(jint, configSetString, jlong handle, jint option, jbyteArray value) {
     return status;
 }
 
-enum { TIMEOUT_MS, DEVELOPMENT, CALLBACK_MODE, FETCH_IO, OUTBOX_LIMITS, FEED_CACHE, PREFETCH_TTL, IMAGE_CACHE };
+enum { TIMEOUT_MS, DEVELOPMENT, CALLBACK_MODE, FETCH_IO, OUTBOX_LIMITS, FEED_CACHE, PREFETCH_TTL, IMAGE_CACHE, IMPRESSION_BEACONS };
 
 /* Numbers arrive as jlong and are range-checked here: a negative or oversized value is refused, not wrapped. */
 JNI(jint, configSetNumbers, jlong handle, jint option, jlong a, jlong b) {
@@ -278,8 +278,16 @@ JNI(jint, configSetNumbers, jlong handle, jint option, jlong a, jlong b) {
     case FEED_CACHE: return be_config_set_feed_cache(config, (uint32_t)a);
     case PREFETCH_TTL: return be_config_set_prefetch_ttl_s(config, (uint32_t)a);
     case IMAGE_CACHE: return be_config_set_image_cache(config, (uint64_t)a, (uint64_t)b);
+    case IMPRESSION_BEACONS: return be_config_set_impression_beacons(config, (be_impression_beacons)a);
     }
     return BE_ERR_INVALID_ARGUMENT;
+}
+
+/* A fraction and milliseconds: the one setting with a double. */
+JNI(jint, configSetViewability, jlong handle, jdouble min_fraction, jlong min_ms) {
+    UNUSED;
+    if (min_ms < 0 || min_ms > (jlong)UINT32_MAX) return BE_ERR_INVALID_ARGUMENT;
+    return be_config_set_viewability(PTR(jconfig, handle)->config, min_fraction, (uint32_t)min_ms);
 }
 
 JNI(jint, configSetLogHandler, jlong handle, jobject handler, jint min_level) {
@@ -436,6 +444,10 @@ JNI(jint, sdkReportFeedEvent, jlong handle, jlong event) {
     UNUSED;
     return be_sdk_report_offer_feed_event(SDK(handle), PTR(be_offer_feed_event, event));
 }
+JNI(jint, sdkReportVisibility, jlong handle, jlong offer, jdouble fraction) {
+    UNUSED;
+    return be_sdk_report_visibility(SDK(handle), PTR(be_offer, offer), fraction);
+}
 JNI(jint, sdkReportZoneAdClick, jlong handle, jlong ad) {
     UNUSED;
     return be_sdk_report_zone_ad_click(SDK(handle), PTR(be_zone_ad, ad));
@@ -466,7 +478,7 @@ JNI(jint, sdkGetStats, jlong handle, jlongArray out) {
         (jlong)stats.dropped_overflow, (jlong)stats.corrupt_records, (jlong)stats.queue_depth,
         (jlong)stats.dropped_privacy, (jlong)stats.prefetch_hits, (jlong)stats.image_requests,
         (jlong)stats.image_memory_hits, (jlong)stats.image_disk_hits, (jlong)stats.image_revalidations,
-        (jlong)stats.image_shared,
+        (jlong)stats.image_shared, (jlong)stats.viewable_impressions,
     };
     if ((*env)->GetArrayLength(env, out) < (jsize)(sizeof values / sizeof *values)) return BE_ERR_INVALID_ARGUMENT;
     (*env)->SetLongArrayRegion(env, out, 0, (jsize)(sizeof values / sizeof *values), values);

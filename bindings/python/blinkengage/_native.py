@@ -22,6 +22,7 @@ class be_stats(ctypes.Structure):
             "events_delivered", "events_dropped", "dropped_rejected", "dropped_expired", "dropped_overflow",
             "corrupt_records", "queue_depth", "dropped_privacy", "prefetch_hits", "image_requests",
             "image_memory_hits", "image_disk_hits", "image_revalidations", "image_shared",
+            "viewable_impressions",
         )
     ]
 
@@ -56,6 +57,8 @@ _SIGNATURES = {
     "be_config_set_development": (c_int, [c_void_p, c_int]),
     "be_config_set_callback_mode": (c_int, [c_void_p, c_int]),
     "be_config_set_fetch_io": (c_int, [c_void_p, c_int]),
+    "be_config_set_viewability": (c_int, [c_void_p, ctypes.c_double, c_uint32]),
+    "be_config_set_impression_beacons": (c_int, [c_void_p, c_int]),
     "be_config_set_log_handler": (c_int, [c_void_p, LOG_FN, c_int, c_void_p]),
     "be_sdk_start": (c_int, [c_void_p, POINTER(c_void_p)]),
     "be_sdk_set_user_identity": (c_int, [c_void_p, c_char_p]),
@@ -130,6 +133,7 @@ _SIGNATURES = {
     "be_offer_feed_event_new_with_group": (c_void_p, [c_void_p, c_int]),
     "be_offer_feed_event_free": (None, [c_void_p]),
     "be_sdk_report_offer_feed_event": (c_int, [c_void_p, c_void_p]),
+    "be_sdk_report_visibility": (c_int, [c_void_p, c_void_p, ctypes.c_double]),
     "be_config_set_image_cache": (c_int, [c_void_p, c_uint64, c_uint64]),
     "be_config_set_proxy": (c_int, [c_void_p, c_char_p]),
     "be_config_set_ca_file": (c_int, [c_void_p, c_char_p]),

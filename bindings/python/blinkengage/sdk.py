@@ -174,6 +174,10 @@ class SDK:
     def report(self, event: FeedEvent) -> None:
         _check(lib.be_sdk_report_offer_feed_event(self._handle, event._handle))
 
+    def report_visibility(self, offer: Offer, fraction: float) -> None:
+        """be_sdk_report_visibility: `offer` is `fraction` (0 to 1) of its pixels on screen now."""
+        _check(lib.be_sdk_report_visibility(self._handle, offer._handle, fraction))
+
     def flush(self, timeout_ms: int = 10000) -> None:
         _check(lib.be_sdk_flush(self._handle, timeout_ms))
 

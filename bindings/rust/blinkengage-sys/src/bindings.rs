@@ -53,6 +53,9 @@ pub type be_callback_mode = ::std::os::raw::c_uint;
 pub const be_fetch_io_BE_FETCH_IO_ON_SDK_THREAD: be_fetch_io = 0;
 pub const be_fetch_io_BE_FETCH_IO_ON_DISPATCH: be_fetch_io = 1;
 pub type be_fetch_io = ::std::os::raw::c_uint;
+pub const be_impression_beacons_BE_IMPRESSION_BEACONS_ON_APPEAR: be_impression_beacons = 0;
+pub const be_impression_beacons_BE_IMPRESSION_BEACONS_ON_VIEWABLE: be_impression_beacons = 1;
+pub type be_impression_beacons = ::std::os::raw::c_uint;
 pub const be_log_level_BE_LOG_DEBUG: be_log_level = 0;
 pub const be_log_level_BE_LOG_INFO: be_log_level = 1;
 pub const be_log_level_BE_LOG_WARNING: be_log_level = 2;
@@ -225,6 +228,19 @@ extern "C" {
 }
 extern "C" {
     pub fn be_config_set_fetch_io(config: *mut be_config, io: be_fetch_io) -> be_status;
+}
+extern "C" {
+    pub fn be_config_set_viewability(
+        config: *mut be_config,
+        min_fraction: f64,
+        min_ms: u32,
+    ) -> be_status;
+}
+extern "C" {
+    pub fn be_config_set_impression_beacons(
+        config: *mut be_config,
+        when: be_impression_beacons,
+    ) -> be_status;
 }
 extern "C" {
     pub fn be_config_set_log_handler(
@@ -543,6 +559,13 @@ extern "C" {
     ) -> be_status;
 }
 extern "C" {
+    pub fn be_sdk_report_visibility(
+        sdk: *mut be_sdk,
+        offer: *const be_offer,
+        visible_fraction: f64,
+    ) -> be_status;
+}
+extern "C" {
     pub fn be_offer_id(offer: *const be_offer) -> *const ::std::os::raw::c_char;
 }
 extern "C" {
@@ -737,6 +760,7 @@ pub struct be_stats {
     pub image_disk_hits: u64,
     pub image_revalidations: u64,
     pub image_shared: u64,
+    pub viewable_impressions: u64,
 }
 extern "C" {
     pub fn be_sdk_get_stats(sdk: *mut be_sdk, out_stats: *mut be_stats) -> be_status;

@@ -56,6 +56,18 @@ public final class Config extends NativeResource {
     public Config development(boolean enabled) { return numbers(Native.DEVELOPMENT, enabled ? 1 : 0, 0); }
     public Config callbackMode(CallbackMode mode) { return numbers(Native.CALLBACK_MODE, mode.ordinal(), 0); }
     public Config fetchIo(FetchIo io) { return numbers(Native.FETCH_IO, io.ordinal(), 0); }
+    /** The viewable-impression rule: at least {@code minFraction} visible for {@code minMs} ms (MRC: 0.5, 1000). */
+    public Config viewability(double minFraction, long minMs) {
+        long handle = acquire();
+        try {
+            Text.check(Native.configSetViewability(handle, minFraction, minMs));
+        } finally {
+            release();
+        }
+        return this;
+    }
+    /** @param whenViewable impression beacons fire once per viewable impression instead of at every appearance. */
+    public Config impressionBeaconsWhenViewable(boolean whenViewable) { return numbers(Native.IMPRESSION_BEACONS, whenViewable ? 1 : 0, 0); }
     public Config outboxLimits(long maxItems, long maxAgeSeconds) { return numbers(Native.OUTBOX_LIMITS, maxItems, maxAgeSeconds); }
     /** @param maxAgeSeconds 0 turns the feed cache off. */
     public Config feedCache(long maxAgeSeconds) { return numbers(Native.FEED_CACHE, maxAgeSeconds, 0); }

@@ -22,11 +22,12 @@ final class Native {
     static final int URL_MOMENTS = 0, URL_ENGAGE = 1, URL_ZONE_AD = 2, STORAGE_DIR = 3, USER_AGENT = 4, PROXY = 5,
             CA_FILE = 6, PINS = 7;
     static final int TIMEOUT_MS = 0, DEVELOPMENT = 1, CALLBACK_MODE = 2, FETCH_IO = 3, OUTBOX_LIMITS = 4,
-            FEED_CACHE = 5, PREFETCH_TTL = 6, IMAGE_CACHE = 7;
+            FEED_CACHE = 5, PREFETCH_TTL = 6, IMAGE_CACHE = 7, IMPRESSION_BEACONS = 8;
     static native long configNew(byte[] apiKey);
     static native void configFree(long config);
     static native int configSetString(long config, int option, byte[] value);
     static native int configSetNumbers(long config, int option, long a, long b);
+    static native int configSetViewability(long config, double minFraction, long minMs);
     static native int configSetLogHandler(long config, Object handler, int minLevel);
     static native int configSetTransport(long config, Object transport);
 
@@ -51,6 +52,7 @@ final class Native {
     static native int sdkFetchImage(long sdk, byte[] url, Object target);
     static native int sdkPrefetch(long sdk, long request);
     static native int sdkReportFeedEvent(long sdk, long event);
+    static native int sdkReportVisibility(long sdk, long offer, double fraction);
     static native int sdkReportZoneAdClick(long sdk, long ad);
     static native long sdkOfferDetailsScreen(long sdk, long offer);
     static native long sdkOfferGroupScreen(long sdk, long group);

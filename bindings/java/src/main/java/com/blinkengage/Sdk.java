@@ -235,6 +235,17 @@ public final class Sdk extends NativeResource {
         }
     }
 
+    /** Reports that {@code offer} is {@code visibleFraction} (0 to 1) of its pixels on screen now. */
+    public void reportVisibility(Offer offer, double visibleFraction) {
+        if (offer == null) throw new NullPointerException("offer is null");
+        offer.owner.acquire();
+        try {
+            check(h -> Native.sdkReportVisibility(h, offer.pointer, visibleFraction));
+        } finally {
+            offer.owner.release();
+        }
+    }
+
     private interface ScreenCall { long run(long sdk, long object); }
 
     private OfferScreen screen(NativeResource owner, long object, ScreenCall call) {
@@ -273,9 +284,9 @@ public final class Sdk extends NativeResource {
     }
 
     public Stats stats() {
-        long[] v = new long[19];
+        long[] v = new long[20];
         check(h -> Native.sdkGetStats(h, v));
         return new Stats(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14],
-                         v[15], v[16], v[17], v[18]);
+                         v[15], v[16], v[17], v[18], v[19]);
     }
 }
