@@ -1084,6 +1084,12 @@ typedef struct be_stats {
     uint64_t image_revalidations; /**< image fetches answered by a 304 for a cached image */
     uint64_t image_shared;      /**< image fetches that joined one already in flight for the same URL */
     uint64_t viewable_impressions; /**< views counted as viewable impressions (be_sdk_report_visibility()) */
+    uint64_t crash_loop_mode;   /**< 0: a normal start; 1: safe mode, the last 3 starts having stopped while reading
+                                     stored or remote data (stored data moved aside into quarantine/ in the
+                                     storage directory, kept, and its reports brought back at the next normal
+                                     start); 2: inert, safe mode having stopped too (fetches fail with
+                                     BE_ERR_INVALID_STATE, reports stay in memory; the next start tries safe
+                                     mode again). The log handler says so too. */
 } be_stats;
 
 /**

@@ -42,10 +42,13 @@ public struct BlinkEngageStats: Sendable, Equatable {
     public let imagesShared: UInt64
     /// Views counted as viewable impressions.
     public let viewableImpressions: UInt64
+    /// 0: a normal start; 1: safe mode after repeated crashes at start; 2: inert for this process.
+    public let crashLoopMode: Int
 
     init(_ statistics: (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64, images: ImageStatistics,
-                        viewableImpressions: UInt64)) {
+                        viewableImpressions: UInt64, crashLoopMode: Int)) {
         viewableImpressions = statistics.viewableImpressions
+        crashLoopMode = statistics.crashLoopMode
         requestsSent = statistics.requestsSent
         let outbox = statistics.outbox
         beaconsQueued = outbox.beaconsQueued

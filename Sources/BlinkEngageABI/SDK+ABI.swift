@@ -69,6 +69,7 @@ public func be_sdk_get_stats(_ sdk: OpaquePointer?, _ out_stats: UnsafeMutablePo
         filled.image_revalidations = statistics.images.revalidations
         filled.image_shared = statistics.images.joined
         filled.viewable_impressions = statistics.viewableImpressions
+        filled.crash_loop_mode = UInt64(statistics.crashLoopMode)
         // Copy only as many bytes as the caller's (possibly older, smaller) struct holds.
         let byteCount = Int(filled.struct_size)
         withUnsafeBytes(of: &filled) { source in

@@ -46,6 +46,8 @@ final class CHostTests: XCTestCase {
 
     func testViewableImpressions() throws { try buildAndRun("test_viewability") }
 
+    func testCrashLoopBreaker() throws { try buildAndRun("test_breaker") }
+
     func testZoneAds() throws { try buildAndRun("test_zone_ads") }
 
     func testHostileServersAndCarelessHosts() throws { try buildAndRun("test_hostile") }

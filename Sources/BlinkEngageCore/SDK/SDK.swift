@@ -59,6 +59,8 @@ public final class SDK: Sendable {
     let images: ImageLoader
     /// The views of offers the host reports visibility for.
     let views: ViewTracker
+    /// The crash-loop breaker's decision for this start, and its windows.
+    let crashGuard: CrashLoopGuard
     private let lifecycle = ConditionLock(Lifecycle())
     private let forkGeneration = ForkGeneration.current()
     /// Marks the threads inside this SDK's host transport `send` (the host must not shut down from there).
@@ -77,19 +79,25 @@ public final class SDK: Sendable {
         }
         self.configuration = configuration
         logger = Logger(handler: configuration.logHandler, minimumLevel: configuration.logMinimumLevel)
+        var directory: String?
         if let root = configuration.storageRoot {
-            storageDirectory = try StorageLocation.prepare(root: root, apiKey: configuration.apiKey)
+            directory = try StorageLocation.prepare(root: root, apiKey: configuration.apiKey)
         } else if let root = StorageLocation.defaultRoot() {
             do {
-                storageDirectory = try StorageLocation.prepare(root: root, apiKey: configuration.apiKey)
+                directory = try StorageLocation.prepare(root: root, apiKey: configuration.apiKey)
             } catch {
                 logger.warning("no usable storage directory (\(error.message)); tracking is kept in memory only")
-                storageDirectory = nil
+                directory = nil
             }
         } else {
             logger.warning("no home directory is known; tracking is kept in memory only")
-            storageDirectory = nil
+            directory = nil
         }
+        crashGuard = CrashLoopGuard(directory: directory, logger: logger)
+        if crashGuard.mode == .safe, let aside = crashGuard.moveAside() {
+            logger.error("stored data moved aside to \(aside); its queued reports come back at the next normal start")
+        }
+        storageDirectory = crashGuard.mode == .inert ? nil : directory
         if let storageDirectory {
             do {
                 database = try Database(directory: storageDirectory,
@@ -102,6 +110,16 @@ public final class SDK: Sendable {
             }
         } else {
             database = nil
+        }
+        // Inside the start's window: a quarantine that makes this start die is kept, not tried again.
+        if let database, let quarantine = crashGuard.takeQuarantine() {
+            do {
+                let count = try SQLiteOutboxStore(database: database).adoptQuarantine(at: quarantine)
+                logger.info("brought back \(count) queued report(s) from \(quarantine)")
+            } catch {
+                logger.warning("could not bring back the reports in \(quarantine): \(error.message)")
+            }
+            crashGuard.keep(quarantine)
         }
         images = ImageLoader(
             settings: ImageLoader.Settings(
@@ -163,13 +181,14 @@ public final class SDK: Sendable {
         outbox.setAuthorization(registrar)
         feedLoader = FeedLoader(requests: engage, transport: transport, registrar: registrar, logger: logger,
                                 privacy: { privacy.withLock { $0 } },
-                                cache: configuration.feedCacheMaxAgeSeconds > 0 && database != nil
+                                cache: configuration.feedCacheMaxAgeSeconds > 0 && database != nil && crashGuard.mode == .normal
                                     ? FeedCache(database: database!, maximumAgeSeconds: configuration.feedCacheMaxAgeSeconds) : nil)
         let firstParty = transport
         views = ViewTracker(rule: configuration.viewability, schedule: { delay, check in
             firstParty.schedule(afterNanoseconds: delay, check)
         })
         views.whenCounted { [weak self] impression in self?.recordViewable(impression) }
+        crashGuard.startFinished()
         logger.debug("started; storage at \(storageDirectory ?? "memory")")
     }
 
@@ -212,6 +231,7 @@ public final class SDK: Sendable {
         _ request: MomentsRequest, completion: @escaping @Sendable (Result<MomentsResponse, ServiceError>) -> Void
     ) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
+            try crashGuard.refuseIfInert()
             let signals = privacySignals
             let callbacks = self.callbacks
             switch prefetches.claim(PrefetchCache.Key(request: request, privacy: signals), waiter: { result in
@@ -231,6 +251,7 @@ public final class SDK: Sendable {
     /// Fetches Moments API offers now for a later `fetchMomentsOffers` of an equal request. A failure is not kept.
     public func prefetchMomentsOffers(_ request: MomentsRequest) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
+            try crashGuard.refuseIfInert()
             let signals = privacySignals
             guard let token = prefetches.begin(PrefetchCache.Key(request: request, privacy: signals)) else {
                 logger.debug("a prefetch of this request is already there")
@@ -247,6 +268,7 @@ public final class SDK: Sendable {
     private func sendMoments(
         _ request: MomentsRequest, privacy: PrivacySignals, completion: @escaping @Sendable (Result<MomentsResponse, ServiceError>) -> Void
     ) {
+        let completion = crashGuard.watchingFirstAnswer(completion)
         for warning in request.limitWarnings { logger.warning("Moments request: \(warning) (sent anyway)") }
         let httpRequest: HTTPRequest
         if let built = lastMomentsRequest.withLock({ last in
@@ -306,10 +328,11 @@ public final class SDK: Sendable {
 
     /// Counters since start: requests and the tracking queue.
     public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64,
-                                                       images: ImageStatistics, viewableImpressions: UInt64) {
+                                                       images: ImageStatistics, viewableImpressions: UInt64,
+                                                       crashLoopMode: Int) {
         try hostCall { () throws(EngineFailure) in
             let images = self.images.statistics
-            return (transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests, outbox.statistics, prefetches.hits, images, views.impressions)
+            return (transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests, outbox.statistics, prefetches.hits, images, views.impressions, crashGuard.mode.rawValue)
         }
     }
 

@@ -92,16 +92,24 @@ enum FileIO {
 
     /// The regular files of `directory` with their sizes and modification times (nanoseconds); [] when unreadable.
     static func listing(_ directory: String) -> [(name: String, size: Int, modified: Int)] {
+        entries(directory, ofKind: S_IFREG).map { ($0.name, Int($0.status.st_size),
+                                                    $0.status.st_mtim.tv_sec &* 1_000_000_000 &+ $0.status.st_mtim.tv_nsec) }
+    }
+
+    /// The names of the directories in `directory` (not symbolic links to one); [] when unreadable.
+    static func directories(_ directory: String) -> [String] { entries(directory, ofKind: S_IFDIR).map(\.name) }
+
+    private static func entries(_ directory: String, ofKind kind: mode_t) -> [(name: String, status: stat)] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
-        var found: [(name: String, size: Int, modified: Int)] = []
+        var found: [(name: String, status: stat)] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
             guard name != ".", name != ".." else { continue }
             var status = stat()
-            // lstat: a symbolic link is not one of our files, whatever it points to.
-            guard lstat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            found.append((name, Int(status.st_size), status.st_mtim.tv_sec &* 1_000_000_000 &+ status.st_mtim.tv_nsec))
+            // lstat: a symbolic link is not one of ours, whatever it points to.
+            guard lstat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == kind else { continue }
+            found.append((name, status))
         }
         return found
     }

@@ -61,6 +61,7 @@ namespace BlinkEngage
         public ulong image_revalidations;
         public ulong image_shared;
         public ulong viewable_impressions;
+        public ulong crash_loop_mode;
     }
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]

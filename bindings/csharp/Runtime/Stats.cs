@@ -14,6 +14,7 @@ namespace BlinkEngage
             ImageMemoryHits = s.image_memory_hits; ImageDiskHits = s.image_disk_hits;
             ImageRevalidations = s.image_revalidations; ImageShared = s.image_shared;
             ViewableImpressions = s.viewable_impressions;
+            CrashLoopMode = s.crash_loop_mode;
         }
 
         public ulong RequestsSent { get; private set; }
@@ -36,6 +37,8 @@ namespace BlinkEngage
         public ulong ImageRevalidations { get; private set; }
         public ulong ImageShared { get; private set; }
         public ulong ViewableImpressions { get; private set; }
+        /// <summary>0 normal, 1 safe mode, 2 inert (be_stats.crash_loop_mode).</summary>
+        public ulong CrashLoopMode { get; private set; }
     }
 
     /// <summary>What a storage directory holds for one API key (be_storage_info).</summary>

@@ -478,7 +478,7 @@ JNI(jint, sdkGetStats, jlong handle, jlongArray out) {
         (jlong)stats.dropped_overflow, (jlong)stats.corrupt_records, (jlong)stats.queue_depth,
         (jlong)stats.dropped_privacy, (jlong)stats.prefetch_hits, (jlong)stats.image_requests,
         (jlong)stats.image_memory_hits, (jlong)stats.image_disk_hits, (jlong)stats.image_revalidations,
-        (jlong)stats.image_shared, (jlong)stats.viewable_impressions,
+        (jlong)stats.image_shared, (jlong)stats.viewable_impressions, (jlong)stats.crash_loop_mode,
     };
     if ((*env)->GetArrayLength(env, out) < (jsize)(sizeof values / sizeof *values)) return BE_ERR_INVALID_ARGUMENT;
     (*env)->SetLongArrayRegion(env, out, 0, (jsize)(sizeof values / sizeof *values), values);

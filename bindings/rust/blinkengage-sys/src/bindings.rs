@@ -761,6 +761,7 @@ pub struct be_stats {
     pub image_revalidations: u64,
     pub image_shared: u64,
     pub viewable_impressions: u64,
+    pub crash_loop_mode: u64,
 }
 extern "C" {
     pub fn be_sdk_get_stats(sdk: *mut be_sdk, out_stats: *mut be_stats) -> be_status;

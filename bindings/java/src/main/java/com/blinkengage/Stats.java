@@ -5,4 +5,5 @@ public record Stats(long requestsSent, long beaconsQueued, long beaconsDelivered
                     long eventsQueued, long eventsDelivered, long eventsDropped, long droppedRejected,
                     long droppedExpired, long droppedOverflow, long corruptRecords, long queueDepth,
                     long droppedPrivacy, long prefetchHits, long imageRequests, long imageMemoryHits,
-                    long imageDiskHits, long imageRevalidations, long imageShared, long viewableImpressions) {}
+                    long imageDiskHits, long imageRevalidations, long imageShared, long viewableImpressions,
+                    long crashLoopMode) {}

@@ -1,0 +1,59 @@
+/// The crash-loop breaker at work in one SDK (CrashLoopBreaker.swift says what it does and why): the decision
+/// taken at start, the record in the storage directory while a window is open, and the refusals of an inert SDK.
+final class CrashLoopGuard: Sendable {
+    let breaker: CrashLoopBreaker
+    private let file: BreakerFile?
+    /// The first answer's window was opened (it opens once per SDK).
+    private let firstAnswerOpened = Locked(false)
+
+    /// Reads the record left by earlier starts, decides, and opens the start's window (unless inert).
+    init(directory: String?, logger: Logger) {
+        file = directory.map { BreakerFile(directory: $0) }
+        breaker = CrashLoopBreaker(previous: file?.read())
+        if let file, !file.write(breaker.record) {
+            logger.warning("cannot write the crash-loop record in \(file.directory): repeated crashes at start will not be noticed")
+        }
+        switch breaker.mode {
+        case .normal: break
+        case .safe:
+            logger.error("the last \(breaker.threshold) starts stopped while reading stored or remote data: starting in safe mode, with fresh state")
+        case .inert:
+            logger.error("safe mode stopped too: the SDK is inert for this process (fetches fail, reports stay in memory)")
+        }
+    }
+
+    var mode: CrashLoopBreaker.Mode { breaker.mode }
+
+    /// Moves stored data aside for safe mode; the quarantine's path, if anything was moved.
+    func moveAside() -> String? { file?.moveAside() }
+
+    /// What a safe start moved aside, for a normal start to bring back; nil when there is none (or not now).
+    func takeQuarantine() -> String? { breaker.mode == .normal ? file?.takeQuarantine() : nil }
+
+    func keep(_ quarantine: String) { file?.keep(quarantine) }
+
+    /// The start's stored-data work is done.
+    func startFinished() {
+        if breaker.mode != .inert { file?.write(breaker.cleared) }
+    }
+
+    /// The first answer of this SDK (a Moments fetch or prefetch, a feed load) opens a window from its request
+    /// until it is decoded: `completion` wrapped to close it. Later answers pass through as they are.
+    func watchingFirstAnswer<Value>(_ completion: @escaping @Sendable (Value) -> Void) -> @Sendable (Value) -> Void {
+        guard breaker.mode != .inert, let file, firstAnswerOpened.withLock({ opened in defer { opened = true }; return !opened }) else {
+            return completion
+        }
+        file.write(breaker.record)
+        let cleared = breaker.cleared
+        return { value in
+            file.write(cleared)
+            completion(value)
+        }
+    }
+
+    /// Fetches of an inert SDK fail at once, with the reason.
+    func refuseIfInert() throws(EngineFailure) {
+        guard breaker.mode == .inert else { return }
+        throw .invalidState("the SDK is inert for this process: the starts before it kept stopping while reading stored or remote data (see the log)")
+    }
+}
