@@ -23,10 +23,10 @@
 enum { EXIT_NO = 1, EXIT_USAGE = 2, MAX_PAYLOAD = 32, MAX_ROWS = 256, MAX_COLUMNS = 6, MAX_CELL = 48, MAX_ARGUMENT = 8192 };
 
 typedef struct {
-    const char *command, *key, *placement, *user, *moments_url, *engage_url, *zone_template, *storage, *output;
+    const char *command, *key, *placement, *user, *moments_url, *engage_url, *zone_template, *storage, *output, *har;
     const char *positional[2];
     const char *payload[MAX_PAYLOAD];
-    int payload_count, positional_count, json, sandbox, verbose;
+    int payload_count, positional_count, json, sandbox, verbose, once;
     long timeout_ms;
 } options;
 
@@ -44,6 +44,7 @@ static const char *usage_text(const char *command) {
                "  zone-ad   the legacy ad of a zone\n"
                "  image     download an image through the SDK's caches\n"
                "  stats     what a storage directory holds\n"
+               "  inspect   follow what the SDK of a running app does (its flight recorder)\n"
                "\n"
                "options of every command:\n"
                "  --json               stable JSON instead of a table\n"
@@ -73,6 +74,11 @@ static const char *usage_text(const char *command) {
     if (strcmp(command, "image") == 0)
         return "usage: blinkengage image URL -o FILE [--json]\n"
                "Downloads an image through the SDK's memory and disk caches; FILE \"-\" is standard output.\n";
+    if (strcmp(command, "inspect") == 0)
+        return "usage: blinkengage inspect --storage DIR [--key KEY] [--once] [--har FILE]\n"
+               "  follows the flight recorder of the SDK using DIR (be_config_set_recorder()): each request and\n"
+               "  decision as a JSON line, live; --once prints what is there and stops; --har FILE writes it as HAR 1.2\n"
+               "  (\"-\": standard output)\n";
     if (strcmp(command, "stats") == 0)
         return "usage: blinkengage stats --storage DIR [--key KEY] [--json]\n"
                "Reads what the storage of KEY (default demo-key) holds, changing nothing.\n";
@@ -671,6 +677,16 @@ static int run_image(const options *o) {
     return status;
 }
 
+#include "inspect.h"
+
+static int run_inspect(const options *o) {
+    char path[1100];
+    if (!o->storage) return usage_error(o, "inspect needs --storage DIR");
+    if (strlen(o->storage) > 1000) return usage_error(o, "--storage is longer than 1000 bytes");
+    inspect_recorder_path(o->storage, o->key ? o->key : "demo-key", path, sizeof path);
+    return o->har ? run_inspect_har(path, o->har) : run_inspect_follow(path, o->once);
+}
+
 static int run_stats(const options *o) {
     be_storage_info info;
     be_status status;
@@ -736,6 +752,7 @@ static int parse(int argc, char **argv, options *o, int *help) {
         if (strcmp(a, "--json") == 0) { o->json = 1; continue; }
         if (strcmp(a, "--sandbox") == 0) { o->sandbox = 1; continue; }
         if (strcmp(a, "--verbose") == 0) { o->verbose = 1; continue; }
+        if (strcmp(a, "--once") == 0) { o->once = 1; continue; }
         TAKES("--key", key)
         TAKES("--placement", placement)
         TAKES("--user", user)
@@ -745,6 +762,7 @@ static int parse(int argc, char **argv, options *o, int *help) {
         TAKES("--storage", storage)
         TAKES("-o", output)
         TAKES("--output", output)
+        TAKES("--har", har)
 #undef TAKES
         if (strcmp(a, "--payload") == 0) {
             if (!next) return usage_error(o, "--payload needs NAME=VALUE");
@@ -790,7 +808,7 @@ int main(int argc, char **argv) {
         fputs(usage_text(o.command), help ? stdout : stderr);
         return help ? 0 : EXIT_USAGE;
     }
-    if (o.sandbox && strcmp(o.command, "stats") != 0) {
+    if (o.sandbox && strcmp(o.command, "stats") != 0 && strcmp(o.command, "inspect") != 0) {
         if (!start_sandbox()) return EXIT_NO;
         snprintf(moments, sizeof moments, "%s/native/v4", sandbox_base);
         if (!o.moments_url) o.moments_url = moments;
@@ -803,6 +821,7 @@ int main(int argc, char **argv) {
     else if (strcmp(o.command, "feed") == 0) status = run_feed(&o);
     else if (strcmp(o.command, "zone-ad") == 0) status = run_zone_ad(&o);
     else if (strcmp(o.command, "image") == 0) status = run_image(&o);
+    else if (strcmp(o.command, "inspect") == 0) status = run_inspect(&o);
     else status = run_stats(&o);
     fflush(stdout);
     stop_sandbox();

@@ -1099,6 +1099,45 @@ typedef struct be_stats {
  */
 be_status be_sdk_get_stats(be_sdk *sdk, be_stats *out_stats);
 
+/**
+ * The flight recorder: the last `max_entries` things the SDK did and why, in memory. Each request (method, URL,
+ * status, bytes, and its timings in milliseconds: queue, DNS, connect, TLS, wait for the first byte, receive,
+ * total) and each decision (an answer from a prefetch or the image cache, an image revalidated, an advertiser
+ * pixel withheld by the user's privacy choices, a report dropped and why, a retry scheduled with its delay, an
+ * offer field refused and why, safe mode). With a storage directory each entry is also appended to
+ * `recorder.jsonl` there (at most 512 KiB, one older generation kept as `recorder.jsonl.1`), which
+ * `blinkengage inspect` follows. No secret is recorded: no header and no body, and the values of query
+ * parameters that carry the API key, tokens or identifiers read "REDACTED". Default: 256 entries in development
+ * mode (be_config_set_development()), off otherwise.
+ * @param config the configuration; NULL is refused.
+ * @param max_entries 0 turns the recorder off; at most 100000.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or more than 100000 (the configuration is then unchanged).
+ */
+be_status be_config_set_recorder(be_config *config, uint32_t max_entries);
+
+/**
+ * A snapshot of the flight recorder: one JSON object per line, oldest first (see be_config_set_recorder()).
+ * Any thread.
+ * @param sdk the SDK; NULL is refused.
+ * @param[out] out_text set to the text, which the caller owns and frees with be_string_free(); NULL on failure.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE when the recorder is off, after
+ *         shutdown, or in a forked child.
+ */
+be_status be_sdk_recorder_json(be_sdk *sdk, char **out_text);
+
+/**
+ * Makes a HAR 1.2 document (which browsers' developer tools open) of flight recorder lines: those of
+ * be_sdk_recorder_json() or of a `recorder.jsonl` file. One entry per request, with its timings; the decisions
+ * in the log's `_decisions`. Lines that are not the recorder's are skipped. Needs no SDK; any thread.
+ * @param json_lines the recorder's lines (UTF-8); NULL is refused.
+ * @param[out] out_har set to the document, which the caller owns and frees with be_string_free().
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or text that is not UTF-8.
+ */
+be_status be_recorder_har(const char *json_lines, char **out_har);
+
+/** Frees a string the library handed over (be_sdk_recorder_json(), be_recorder_har()). NULL does nothing. */
+void be_string_free(char *text);
+
 /** @} */
 
 #ifdef __cplusplus

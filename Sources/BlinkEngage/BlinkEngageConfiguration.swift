@@ -55,6 +55,9 @@ public struct BlinkEngageConfiguration: Sendable {
     public var viewableMilliseconds: UInt32 = 1000
     /// Impression beacons fire once per viewable impression instead of at every appearance.
     public var impressionBeaconsWhenViewable = false
+    /// Entries the flight recorder keeps (see ``BlinkEngageSDK/recorderJSONLines()``); nil: 256 in development
+    /// mode, off otherwise; 0: off.
+    public var recorderEntries: Int?
     /// At most this many beacons and events wait for delivery; the oldest make room.
     public var outboxMaximumItems: UInt32 = 10_000
     /// How long, in seconds, a beacon or event may wait for delivery before it is dropped.
@@ -106,6 +109,10 @@ public struct BlinkEngageConfiguration: Sendable {
         configuration.fetchIO = fetchIOOnDispatch ? .dispatch : .sdkThread
         configuration.viewability = try ViewabilityRule(threshold: viewableFraction, milliseconds: viewableMilliseconds)
         configuration.impressionBeaconsAtViewable = impressionBeaconsWhenViewable
+        if let recorderEntries {
+            guard (0...100_000).contains(recorderEntries) else { throw .invalidArgument("the recorder keeps 0 to 100000 entries") }
+            configuration.recorderEntries = recorderEntries
+        }
         try configuration.setOutboxLimits(maximumItems: outboxMaximumItems, maximumAgeSeconds: outboxMaximumAgeSeconds)
         configuration.feedCacheMaxAgeSeconds = feedCacheMaxAgeSeconds
         guard prefetchTTLSeconds > 0 else { throw .invalidArgument("the prefetch TTL must be at least 1 s") }

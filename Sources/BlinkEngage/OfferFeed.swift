@@ -138,6 +138,12 @@ extension BlinkEngageSDK {
         try call { (engine: SDK) throws(EngineFailure) in try engine.reportFeedEvent(event.core) }
     }
 
+    /// What the SDK just did and why: its flight recorder's requests (secrets redacted, with timings) and
+    /// decisions, one JSON object per line, oldest first. Throws when the recorder is off.
+    public func recorderJSONLines() throws(BlinkEngageError) -> String {
+        try call { (engine: SDK) throws(EngineFailure) in try engine.recorderLines() }
+    }
+
     /// Reports that `offer` is `visibleFraction` (0...1) of its pixels on screen now: call it whenever the
     /// fraction changes, 0 when the offer leaves. A view that meets the configured rule for long enough is
     /// counted once as a viewable impression (a durable event, and the impression beacons when

@@ -99,6 +99,14 @@ public func be_config_set_callback_mode(_ config: OpaquePointer?, _ mode: be_cal
 }
 
 @c @implementation
+public func be_config_set_recorder(_ config: OpaquePointer?, _ max_entries: UInt32) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        guard max_entries <= 100_000 else { throw .invalidArgument("the recorder keeps at most 100000 entries") }
+        configuration.recorderEntries = Int(max_entries)
+    }
+}
+
+@c @implementation
 public func be_config_set_viewability(_ config: OpaquePointer?, _ min_fraction: Double, _ min_ms: UInt32) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
         configuration.viewability = try ViewabilityRule(threshold: min_fraction, milliseconds: min_ms)

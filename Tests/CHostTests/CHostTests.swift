@@ -48,6 +48,8 @@ final class CHostTests: XCTestCase {
 
     func testCrashLoopBreaker() throws { try buildAndRun("test_breaker") }
 
+    func testFlightRecorder() throws { try buildAndRun("test_inspector") }
+
     func testZoneAds() throws { try buildAndRun("test_zone_ads") }
 
     func testHostileServersAndCarelessHosts() throws { try buildAndRun("test_hostile") }

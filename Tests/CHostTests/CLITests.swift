@@ -210,4 +210,64 @@ final class CLITests: XCTestCase {
         let plain = try Command.run("/usr/bin/script", ["-qec", "env NO_COLOR=1 TERM=xterm \(command)", "/dev/null"])
         XCTAssertFalse(plain.output.contains("\u{1b}["), plain.output)
     }
+
+    /// The key's directory below a storage root, as the SDK names it (FNV-1a-64 of the key, 16 hex digits).
+    private func keyDirectory(_ key: String) -> URL {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return storage.appendingPathComponent(String(repeating: "0", count: 16 - hex.count) + hex)
+    }
+
+    /// inspect prints the recorder's lines terminal-safe, follows what is appended, and exports HAR 1.2.
+    func testInspectFollowsTheRecorderAndExportsHAR() throws {
+        let directory = keyDirectory("demo-key")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("recorder.jsonl")
+        let request = #"{"t":"2026-12-05T04:00:00.000Z","type":"request","method":"GET","url":"http://a.example/x?api_key=REDACTED\u001b]0;t","status":200,"bytes":12,"timings":{"queue":0.1,"dns":0.2,"connect":0.3,"tls":0,"wait":1.5,"receive":0.1,"total":2.2}}"#
+        let decision = #"{"t":"2026-12-05T04:00:00.001Z","type":"decision","what":"image_from_memory_cache","detail":"x"}"#
+        try (request + "\n" + decision + "\n").write(to: file, atomically: true, encoding: .utf8)
+
+        let once = try run(["inspect", "--storage", storage.path, "--key", "demo-key", "--once"])
+        XCTAssertEqual(once.status, 0, once.err)
+        XCTAssertEqual(once.out.split(separator: "\n").count, 2, once.out)
+        XCTAssertTrue(once.out.contains("image_from_memory_cache"))
+
+        let har = try run(["inspect", "--storage", storage.path, "--key", "demo-key", "--har", "-"])
+        XCTAssertEqual(har.status, 0, har.err)
+        let log = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(har.out.utf8)) as? [String: Any])?["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        let entries = try XCTUnwrap(log["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertEqual((entries[0]["timings"] as? [String: Any])?["wait"] as? Double, 1.5)
+        XCTAssertEqual((log["_decisions"] as? [Any])?.count, 1)
+
+        let missing = try run(["inspect", "--storage", storage.path, "--key", "other-key", "--once"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.err.contains("no recorder file"), missing.err)
+
+        // Following: a line appended after the start is printed, then the process is stopped.
+        let process = Process()
+        process.executableURL = Self.binary!
+        process.arguments = ["inspect", "--storage", storage.path, "--key", "demo-key"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        var seen = ""
+        let handle = out.fileHandleForReading
+        func readMore() -> Bool {
+            let data = handle.availableData  // empty only at end of file: the command stopped
+            seen += String(decoding: data, as: UTF8.self)
+            return !data.isEmpty
+        }
+        while seen.split(separator: "\n").count < 2, readMore() {}
+        let appended = #"{"t":"2026-12-05T04:00:01.000Z","type":"decision","what":"retry_scheduled","detail":"later"}"#
+        let writer = try FileHandle(forWritingTo: file)
+        writer.seekToEndOfFile()
+        writer.write(Data((appended + "\n").utf8))
+        try writer.close()
+        while !seen.contains("retry_scheduled"), readMore() {}
+        XCTAssertEqual(seen.split(separator: "\n").count, 3)
+    }
 }

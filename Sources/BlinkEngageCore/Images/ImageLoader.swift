@@ -33,11 +33,13 @@ final class ImageLoader: Sendable {
     private let settings: Settings
     private let disk: ImageDiskCache?
     private let logger: Logger
+    private let recorder: FlightRecorder?
     private let state: Locked<State>
 
-    init(settings: Settings, logger: Logger) {
+    init(settings: Settings, logger: Logger, recorder: FlightRecorder? = nil) {
         self.settings = settings
         self.logger = logger
+        self.recorder = recorder
         disk = settings.diskDirectory.flatMap {
             ImageDiskCache(directory: $0, limitBytes: settings.diskBytes, maximumBodyBytes: Self.maximumImageBytes)
         }
@@ -82,8 +84,10 @@ final class ImageLoader: Sendable {
             return .start(state.transport!, remembered)
         }
         switch next {
-        case .hit(let entry): completion(.success(Image(url: url, bytes: entry.bytes, contentType: entry.contentType, isFromCache: true)))
-        case .joined: break
+        case .hit(let entry):
+            recorder?.decision("image_from_memory_cache", "a fresh image answered from memory, without a request")
+            completion(.success(Image(url: url, bytes: entry.bytes, contentType: entry.contentType, isFromCache: true)))
+        case .joined: recorder?.decision("image_shared", "an image fetch joined the fetch of the same URL in flight")
         case .failed(let error): completion(.failure(error))
         case .start(let transport, let stale):
             transport.schedule(afterNanoseconds: 0) { [self] in lookUp(url, remembered: stale, transport: transport) }
@@ -136,6 +140,7 @@ final class ImageLoader: Sendable {
                 $0.memory.insert(cached)
                 $0.statistics.diskHits += fromDisk ? 1 : 0
             }
+            if fromDisk { recorder?.decision("image_from_disk_cache", "a fresh image answered from the disk cache, without a request") }
             return finish(url, .success(Image(url: url, bytes: cached.bytes, contentType: cached.contentType, isFromCache: true)))
         }
         let revalidating = cached?.canRevalidate == true ? cached : nil
@@ -169,6 +174,7 @@ final class ImageLoader: Sendable {
             entry = revalidating.refreshed(headers: response.headers, now: now)
             isFromCache = true
             state.withLock { $0.statistics.revalidations += 1 }
+            recorder?.decision("image_revalidated", "the server answered 304: the cached image is used, refreshed")
         } else {
             guard (200...299).contains(response.status) else {
                 return finish(url, .failure(.image(.httpStatus, "the image server answered HTTP \(response.status)", httpStatus: response.status)))

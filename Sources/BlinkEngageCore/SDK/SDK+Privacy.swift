@@ -23,7 +23,12 @@ extension SDK {
     func impressionBeacons(pixel: String?, advertiserPixel: String?) -> [String] {
         var urls = pixel.map { [$0] } ?? []
         if let advertiser = advertiserPixel {
-            if privacySignals.restrictsIdentifiers { outbox.countPrivacyDrop() } else { urls.append(advertiser) }
+            if privacySignals.restrictsIdentifiers {
+                outbox.countPrivacyDrop()
+                recorder?.decision("identifier_withheld", "an advertiser pixel was not fired: the user's privacy choices restrict identifiers")
+            } else {
+                urls.append(advertiser)
+            }
         }
         return urls
     }

@@ -41,7 +41,12 @@ public final class SDK: Sendable {
     /// Moments fetches and prefetches when they do their I/O in `dispatch` (BE_FETCH_IO_ON_DISPATCH); nil otherwise.
     let drivenFetches: DrivenTransport?
     /// Where Moments fetches and prefetches go.
-    private var fetchTransport: any Transport { drivenFetches ?? transport }
+    private var fetchTransport: any Transport {
+        guard let drivenFetches else { return transport }
+        return recorder.map { RecordingTransport(drivenFetches, recorder: $0) } ?? drivenFetches
+    }
+    /// What the SDK did and why, when the recorder is on.
+    public let recorder: FlightRecorder?
     /// The durable queue of beacons and events.
     public let outbox: Outbox
     let registrar: Registrar
@@ -98,6 +103,15 @@ public final class SDK: Sendable {
             logger.error("stored data moved aside to \(aside); its queued reports come back at the next normal start")
         }
         storageDirectory = crashGuard.mode == .inert ? nil : directory
+        let recorder = configuration.effectiveRecorderEntries > 0
+            ? FlightRecorder(capacity: configuration.effectiveRecorderEntries, directory: storageDirectory) : nil
+        self.recorder = recorder
+        let recorded: @Sendable (any Transport) -> any Transport = { transport in
+            recorder.map { RecordingTransport(transport, recorder: $0) } ?? transport
+        }
+        if let recorder, crashGuard.mode != .normal {
+            recorder.decision(crashGuard.mode == .safe ? "safe_mode" : "inert", "the starts before this one kept stopping while reading stored or remote data")
+        }
         if let storageDirectory {
             do {
                 database = try Database(directory: storageDirectory,
@@ -128,13 +142,13 @@ public final class SDK: Sendable {
                 diskBytes: configuration.imageDiskCacheBytes, userAgent: configuration.effectiveUserAgent,
                 timeoutMilliseconds: configuration.timeoutMilliseconds,
                 makeTransport: { [configuration] () throws(EngineFailure) in
-                    try configuration.makeTransport(ImageLoader.transportOptions, pinned: false)
+                    recorded(try configuration.makeTransport(ImageLoader.transportOptions, pinned: false))
                 }),
-            logger: logger)
+            logger: logger, recorder: recorder)
         prefetches = PrefetchCache(ttlNanoseconds: UInt64(configuration.prefetchTTLSeconds) * 1_000_000_000)
-        transport = try configuration.makeTransport(Self.firstPartyTransport, pinned: true)
+        transport = recorded(try configuration.makeTransport(Self.firstPartyTransport, pinned: true))
         do {
-            beaconTransport = try configuration.makeTransport(Self.beaconTransport, pinned: false)
+            beaconTransport = recorded(try configuration.makeTransport(Self.beaconTransport, pinned: false))
         } catch {
             transport.shutdown()
             throw error
@@ -163,7 +177,7 @@ public final class SDK: Sendable {
                     maximumItems: Int(configuration.outboxMaximumItems),
                     maximumAgeSeconds: Int64(configuration.outboxMaximumAgeSeconds)),
                 database: database, directory: storageDirectory, transport: transport, beaconTransport: beaconTransport,
-                logger: logger)
+                logger: logger, recorder: recorder)
         } catch {
             callbacks.close()  // joins its thread: nothing the failed start made may outlive it
             drivenFetches?.shutdown()
@@ -239,9 +253,11 @@ public final class SDK: Sendable {
             }) {
             case .ready(let response):
                 logger.debug("Moments fetch answered from a prefetch")
+                recorder?.decision("answered_from_prefetch", "a Moments fetch got the answer prefetched for an equal request")
                 deliver(.success(response), to: completion)
             case .joined:
                 logger.debug("Moments fetch joined the prefetch in flight")
+                recorder?.decision("joined_prefetch", "a Moments fetch waits for the prefetch of an equal request in flight")
             case .miss:
                 sendMoments(request, privacy: signals) { result in callbacks.enqueue { completion(result) } }
             }
@@ -289,10 +305,16 @@ public final class SDK: Sendable {
             }
             lastMomentsRequest.withLock { $0 = (request, privacy, httpRequest) }
         }
-        fetchTransport.send(httpRequest) { [logger] outcome in
+        fetchTransport.send(httpRequest) { [logger, recorder] outcome in
             var warnings: [String] = []
             let result = MomentsResponseDecoder.decode(outcome, warnings: &warnings)
             for warning in warnings { logger.warning("Moments answer: \(warning)") }
+            if let recorder, case .success(let response) = result {
+                for warning in warnings { recorder.decision("answer_warning", warning) }
+                for offer in response.offers where !offer.refusedURLKeys.isEmpty {
+                    recorder.decision("offer_field_refused", "offer \(offer.id): \(offer.refusedURLKeys.joined(separator: ", ")) not an absolute http(s) URL")
+                }
+            }
             if case .failure(let error) = result, error.domain != .cancelled {
                 logger.info("Moments fetch failed: \(error.message)")
             }

@@ -26,6 +26,10 @@ public struct SDKConfiguration: Sendable {
     /// Impression beacons fire at a viewable impression instead of at every appearance (a feed's `did_appear`,
     /// a screen showing an offer). Off by default.
     public var impressionBeaconsAtViewable = false
+    /// Entries the flight recorder keeps (`FlightRecorder`); nil: 256 in development mode, off otherwise; 0: off.
+    public var recorderEntries: Int?
+    /// The flight recorder's size as configured, or by the mode.
+    public var effectiveRecorderEntries: Int { recorderEntries ?? (development ? 256 : 0) }
     public var logHandler: LogHandler?
     public var logMinimumLevel = LogLevel.info
     public var outboxMaximumItems = defaultOutboxMaximumItems

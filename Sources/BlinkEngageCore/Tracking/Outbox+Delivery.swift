@@ -159,6 +159,7 @@ extension Outbox {
             // Before the batch becomes ready again, so its retry can carry the new token.
             authorization.withLock { $0 }?.tokenWasRefused(forIdentity: identity)
         }
+        var retryMilliseconds: Int64?
         let (verdict, mustSignal) = state.withLock { state -> (DeliveryVerdict, Bool) in
             let verdict = RetryPolicy.verdict(
                 outcome, isEvent: isEvent, attempts: state.queue.attempts(of: work) + 1, nowEpochSeconds: nowWall / 1000,
@@ -171,6 +172,7 @@ extension Outbox {
             state.pendingDeletes.formUnion(settlement.delete)
             for retry in settlement.retry {
                 let waitMilliseconds = Int64(clamping: (retry.notBefore - now) / 1_000_000)
+                retryMilliseconds = waitMilliseconds
                 state.pendingRetries.append((retry.id, retry.attempts, nowWall + waitMilliseconds))
             }
             state.wake = true
@@ -178,7 +180,12 @@ extension Outbox {
             return (verdict, state.sleeping || state.napping)
         }
         if mustSignal { waker.signal() }
+        let what = isEvent ? "event batch" : "beacon"
+        if let retryMilliseconds { recorder?.decision("retry_scheduled", "\(what) of \(work.items.count) item(s) tried again in \(retryMilliseconds) ms") }
         if case .reject(let status) = verdict {
+            var reason = "the server refused them with \(status)"
+            if case .failure(let error) = outcome { reason = error.message }
+            recorder?.decision(isEvent ? "events_dropped" : "beacon_dropped", "\(work.items.count) item(s): \(reason)")
             if case .failure(let error) = outcome {
                 logger.warning("dropped \(work.items.count) tracking item(s): \(error.message)")
             } else {

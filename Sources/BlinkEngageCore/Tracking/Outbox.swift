@@ -76,6 +76,8 @@ public final class Outbox: Sendable {
     let transport: any Transport
     let beaconTransport: any Transport
     let logger: Logger
+    /// Told of drops and retries (the inspector).
+    let recorder: FlightRecorder?
     let state: ConditionLock<OutboxState>
     let waker: WakeSignal
     let database: Database?
@@ -91,8 +93,9 @@ public final class Outbox: Sendable {
     ///   - database: the storage directory's database, or nil to keep items in memory only.
     ///   - directory: the storage directory (for the ownership lock and change notification).
     init(settings: Settings, database: Database?, directory: String?, transport: any Transport, beaconTransport: (any Transport)? = nil,
-         logger: Logger) throws(EngineFailure) {
+         logger: Logger, recorder: FlightRecorder? = nil) throws(EngineFailure) {
         self.settings = settings
+        self.recorder = recorder
         self.transport = transport
         self.beaconTransport = beaconTransport ?? transport
         self.logger = logger

@@ -214,12 +214,27 @@ final class EasyHandle {
         responseHeaders[field.name] = field.value
     }
 
+    /// When each phase ended (a few getinfo reads: kept for the flight recorder, about 100 instructions).
+    private var timings: HTTPTimings {
+        var timings = HTTPTimings()
+        func read(_ info: CURLINFO) -> Int64 {
+            var value: curl_off_t = 0
+            return be_curl_easy_getinfo_off_t(rawHandle, info, &value) == CURLE_OK ? Int64(value) : 0
+        }
+        timings.dnsMicroseconds = read(CURLINFO_NAMELOOKUP_TIME_T)
+        timings.connectMicroseconds = read(CURLINFO_CONNECT_TIME_T)
+        timings.tlsMicroseconds = read(CURLINFO_APPCONNECT_TIME_T)
+        timings.firstByteMicroseconds = read(CURLINFO_STARTTRANSFER_TIME_T)
+        timings.totalMicroseconds = read(CURLINFO_TOTAL_TIME_T)
+        return timings
+    }
+
     /// The outcome once libcurl reports the transfer done with `code`.
     func outcome(_ code: CURLcode) -> Result<HTTPResponse, TransportError> {
         if code == CURLE_OK {
             var status = 0
             _ = be_curl_easy_getinfo_long(rawHandle, CURLINFO_RESPONSE_CODE, &status)
-            return .success(HTTPResponse(status: status, body: body, headers: responseHeaders))
+            return .success(HTTPResponse(status: status, body: body, headers: responseHeaders, timings: timings))
         }
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge(request.maximumBodyBytes)) }
         let errorBuffer = prepared.errorBuffer

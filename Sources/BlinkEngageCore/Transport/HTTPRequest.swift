@@ -68,6 +68,17 @@ public struct HTTPRequest: Sendable, Equatable {
 }
 
 /// A complete answer: any status, including non-2xx.
+/// libcurl's instants of a transfer, in microseconds from its start, each phase's end (0: it had none, as a
+/// reused connection has no DNS, connect or TLS).
+public struct HTTPTimings: Sendable, Equatable {
+    public var dnsMicroseconds: Int64 = 0
+    public var connectMicroseconds: Int64 = 0
+    public var tlsMicroseconds: Int64 = 0
+    public var firstByteMicroseconds: Int64 = 0
+    public var totalMicroseconds: Int64 = 0
+    public init() {}
+}
+
 public struct HTTPResponse: Sendable, Equatable {
     public let status: Int
     /// The body, unless it is in `stableBody` (then empty).
@@ -76,12 +87,16 @@ public struct HTTPResponse: Sendable, Equatable {
     public let stableBody: StableBytes?
     /// Response headers of the final answer, names lower-cased.
     public let headers: [String: String]
+    /// When each phase of the transfer ended, as the built-in transport measured it; nil from a host's transport.
+    public let timings: HTTPTimings?
 
-    public init(status: Int, body: [UInt8], headers: [String: String] = [:], stableBody: StableBytes? = nil) {
+    public init(status: Int, body: [UInt8], headers: [String: String] = [:], stableBody: StableBytes? = nil,
+                timings: HTTPTimings? = nil) {
         self.status = status
         self.body = body
         self.headers = headers
         self.stableBody = stableBody
+        self.timings = timings
     }
 
     /// The body's bytes, wherever they are.

@@ -185,6 +185,22 @@ namespace BlinkEngage
             using (new Lease(offer.Owner)) Errors.Check(Native.be_sdk_report_visibility(handle, offer.Pointer, visibleFraction));
         }
 
+        /// <summary>The flight recorder's entries, one JSON object per line, oldest first.</summary>
+        public string RecorderJson()
+        {
+            IntPtr text;
+            Errors.Check(Native.be_sdk_recorder_json(handle, out text));
+            try { return Utf8.Decode(text); } finally { Native.be_string_free(text); }
+        }
+
+        /// <summary>HAR 1.2 of flight recorder lines (those of <see cref="RecorderJson"/> or of a recorder.jsonl file).</summary>
+        public static string RecorderHar(string jsonLines)
+        {
+            IntPtr har;
+            Errors.Check(Native.be_recorder_har(Utf8.Encode(jsonLines, "jsonLines"), out har));
+            try { return Utf8.Decode(har); } finally { Native.be_string_free(har); }
+        }
+
         // -- Zone ads and images ---------------------------------------------------------------------------------
 
         public void FetchZoneAd(string zoneId, Action<ZoneAd, ServiceException> completion)

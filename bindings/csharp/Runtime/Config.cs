@@ -35,6 +35,8 @@ namespace BlinkEngage
         public Config SetFetchIo(FetchIo io) { return Check(Native.be_config_set_fetch_io(Handle, io)); }
         /// <summary>The viewable-impression rule: at least <paramref name="minFraction"/> visible for <paramref name="minMs"/> ms (MRC: 0.5, 1000).</summary>
         public Config SetViewability(double minFraction, uint minMs) { return Check(Native.be_config_set_viewability(Handle, minFraction, minMs)); }
+        /// <summary>The flight recorder's size in entries; 0 turns it off (default: 256 in development mode).</summary>
+        public Config SetRecorder(uint maxEntries) { return Check(Native.be_config_set_recorder(Handle, maxEntries)); }
         public Config SetImpressionBeacons(ImpressionBeacons when) { return Check(Native.be_config_set_impression_beacons(Handle, when)); }
         public Config SetOutboxLimits(uint maxItems, uint maxAgeSeconds) { return Check(Native.be_config_set_outbox_limits(Handle, maxItems, maxAgeSeconds)); }
         /// <param name="maxAgeSeconds">0 turns the feed cache off.</param>

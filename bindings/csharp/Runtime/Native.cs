@@ -305,6 +305,14 @@ namespace BlinkEngage
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status be_sdk_report_visibility(SdkHandle sdk, IntPtr offer, double visible_fraction);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_config_set_recorder(ConfigHandle config, uint max_entries);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_sdk_recorder_json(SdkHandle sdk, out IntPtr out_text);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_recorder_har(byte[] json_lines, out IntPtr out_har);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern void be_string_free(IntPtr text);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr be_offer_id(IntPtr offer);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr be_offer_title(IntPtr offer);

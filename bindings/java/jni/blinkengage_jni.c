@@ -260,7 +260,7 @@ JNI(jint, configSetString, jlong handle, jint option, jbyteArray value) {
     return status;
 }
 
-enum { TIMEOUT_MS, DEVELOPMENT, CALLBACK_MODE, FETCH_IO, OUTBOX_LIMITS, FEED_CACHE, PREFETCH_TTL, IMAGE_CACHE, IMPRESSION_BEACONS };
+enum { TIMEOUT_MS, DEVELOPMENT, CALLBACK_MODE, FETCH_IO, OUTBOX_LIMITS, FEED_CACHE, PREFETCH_TTL, IMAGE_CACHE, IMPRESSION_BEACONS, RECORDER };
 
 /* Numbers arrive as jlong and are range-checked here: a negative or oversized value is refused, not wrapped. */
 JNI(jint, configSetNumbers, jlong handle, jint option, jlong a, jlong b) {
@@ -279,6 +279,7 @@ JNI(jint, configSetNumbers, jlong handle, jint option, jlong a, jlong b) {
     case PREFETCH_TTL: return be_config_set_prefetch_ttl_s(config, (uint32_t)a);
     case IMAGE_CACHE: return be_config_set_image_cache(config, (uint64_t)a, (uint64_t)b);
     case IMPRESSION_BEACONS: return be_config_set_impression_beacons(config, (be_impression_beacons)a);
+    case RECORDER: return be_config_set_recorder(config, (uint32_t)a);
     }
     return BE_ERR_INVALID_ARGUMENT;
 }
@@ -447,6 +448,29 @@ JNI(jint, sdkReportFeedEvent, jlong handle, jlong event) {
 JNI(jint, sdkReportVisibility, jlong handle, jlong offer, jdouble fraction) {
     UNUSED;
     return be_sdk_report_visibility(SDK(handle), PTR(be_offer, offer), fraction);
+}
+/* A string the library hands over, into out[0] as byte[], then freed. */
+static jint handed_over(JNIEnv *env, be_status status, char *owned, jobjectArray out) {
+    if (status == BE_OK) {
+        jbyteArray bytes = bytes_of(env, owned);
+        if (!bytes) status = BE_ERR_NO_MEMORY;
+        else (*env)->SetObjectArrayElement(env, out, 0, bytes);
+    }
+    be_string_free(owned);
+    return status;
+}
+JNI(jint, sdkRecorderJson, jlong handle, jobjectArray out) {
+    (void)cls;
+    char *owned = NULL;
+    return handed_over(env, be_sdk_recorder_json(SDK(handle), &owned), owned, out);
+}
+JNI(jint, recorderHar, jbyteArray lines, jobjectArray out) {
+    (void)cls;
+    char *owned = NULL;
+    text l = text_of(env, lines);
+    be_status status = be_recorder_har(CSTR(l), &owned);
+    text_done(env, l);
+    return handed_over(env, status, owned, out);
 }
 JNI(jint, sdkReportZoneAdClick, jlong handle, jlong ad) {
     UNUSED;

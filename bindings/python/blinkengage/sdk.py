@@ -178,6 +178,15 @@ class SDK:
         """be_sdk_report_visibility: `offer` is `fraction` (0 to 1) of its pixels on screen now."""
         _check(lib.be_sdk_report_visibility(self._handle, offer._handle, fraction))
 
+    def recorder_json(self) -> str:
+        """be_sdk_recorder_json: the flight recorder's entries, one JSON object per line, oldest first."""
+        out = ctypes.c_void_p()
+        _check(lib.be_sdk_recorder_json(self._handle, ctypes.byref(out)))
+        try:
+            return ctypes.string_at(out.value).decode("utf-8") if out.value else ""
+        finally:
+            lib.be_string_free(out)
+
     def flush(self, timeout_ms: int = 10000) -> None:
         _check(lib.be_sdk_flush(self._handle, timeout_ms))
 

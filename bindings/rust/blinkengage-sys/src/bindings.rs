@@ -766,3 +766,21 @@ pub struct be_stats {
 extern "C" {
     pub fn be_sdk_get_stats(sdk: *mut be_sdk, out_stats: *mut be_stats) -> be_status;
 }
+extern "C" {
+    pub fn be_config_set_recorder(config: *mut be_config, max_entries: u32) -> be_status;
+}
+extern "C" {
+    pub fn be_sdk_recorder_json(
+        sdk: *mut be_sdk,
+        out_text: *mut *mut ::std::os::raw::c_char,
+    ) -> be_status;
+}
+extern "C" {
+    pub fn be_recorder_har(
+        json_lines: *const ::std::os::raw::c_char,
+        out_har: *mut *mut ::std::os::raw::c_char,
+    ) -> be_status;
+}
+extern "C" {
+    pub fn be_string_free(text: *mut ::std::os::raw::c_char);
+}

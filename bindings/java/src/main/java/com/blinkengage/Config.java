@@ -67,6 +67,8 @@ public final class Config extends NativeResource {
         return this;
     }
     /** @param whenViewable impression beacons fire once per viewable impression instead of at every appearance. */
+    /** The flight recorder's size in entries; 0 turns it off (default: 256 in development mode, else off). */
+    public Config recorder(long maxEntries) { return numbers(Native.RECORDER, maxEntries, 0); }
     public Config impressionBeaconsWhenViewable(boolean whenViewable) { return numbers(Native.IMPRESSION_BEACONS, whenViewable ? 1 : 0, 0); }
     public Config outboxLimits(long maxItems, long maxAgeSeconds) { return numbers(Native.OUTBOX_LIMITS, maxItems, maxAgeSeconds); }
     /** @param maxAgeSeconds 0 turns the feed cache off. */

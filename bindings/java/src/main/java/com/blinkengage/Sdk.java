@@ -246,6 +246,20 @@ public final class Sdk extends NativeResource {
         }
     }
 
+    /** The flight recorder's entries, one JSON object per line, oldest first. */
+    public String recorderJson() {
+        Object[] out = new Object[1];
+        check(h -> Native.sdkRecorderJson(h, out));
+        return Text.decode((byte[]) out[0]);
+    }
+
+    /** HAR 1.2 of flight recorder lines (those of {@link #recorderJson()} or of a recorder.jsonl file). */
+    public static String recorderHar(String jsonLines) {
+        Object[] out = new Object[1];
+        Text.check(Native.recorderHar(Text.encode(jsonLines, "jsonLines"), out));
+        return Text.decode((byte[]) out[0]);
+    }
+
     private interface ScreenCall { long run(long sdk, long object); }
 
     private OfferScreen screen(NativeResource owner, long object, ScreenCall call) {

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What the SDK just did, and why: a bounded record of its requests (method, URL with secrets redacted, status,
+/// bytes, timings) and its decisions (an answer from a prefetch or the image cache, an identifier withheld, a
+/// report dropped or retried, an offer field refused), newest last. On by default in development mode
+/// (`be_config_set_recorder`). With a storage directory it also appends each entry to `recorder.jsonl` there,
+/// which `blinkengage inspect` follows; the file is bounded (one older generation, `recorder.jsonl.1`).
+///
+/// Nothing secret is ever recorded: no header, no body, and the values of query parameters that carry the API
+/// key, tokens or identifiers are replaced (`RecorderText.redacted`).
+public final class FlightRecorder: Sendable {
+    /// The file's bound: past it, the file becomes `recorder.jsonl.1` and a new one starts.
+    static let fileBytes = 512 * 1024
+
+    private struct Ring {
+        var lines: [String] = []
+        var next = 0
+        var fileBytes = 0
+    }
+
+    let capacity: Int
+    private let ring: Locked<Ring>
+    private let path: String?
+
+    /// - Parameters:
+    ///   - capacity: entries kept in memory (at least 1).
+    ///   - directory: the storage directory, for `recorder.jsonl`; nil keeps the record in memory only.
+    init(capacity: Int, directory: String?) {
+        self.capacity = max(1, capacity)
+        path = directory.map { $0 + "/" + RecorderText.fileName }
+        let size = path.flatMap { FileIO.listing(String($0.dropLast(RecorderText.fileName.count + 1))).first { $0.name == RecorderText.fileName }?.size } ?? 0
+        ring = Locked(Ring(fileBytes: size))
+    }
+
+    /// A request that ended: `outcome` as the transport gave it, `queuedNanoseconds` from `send` to the end.
+    func request(_ request: HTTPRequest, outcome: Result<HTTPResponse, TransportError>, elapsedNanoseconds: UInt64) {
+        append(RecorderText.request(request, outcome: outcome, elapsedNanoseconds: elapsedNanoseconds,
+                                    atMilliseconds: WallClock.milliseconds()))
+    }
+
+    /// A decision: `what` is a short snake_case name, `detail` says why (never a secret: callers pass none).
+    func decision(_ what: String, _ detail: String) {
+        append(RecorderText.decision(what, detail, atMilliseconds: WallClock.milliseconds()))
+    }
+
+    /// The entries in memory, oldest first, one JSON object per line.
+    var jsonLines: String {
+        ring.withLock { ring in
+            let ordered = ring.lines.count < capacity ? ring.lines : Array(ring.lines[ring.next...] + ring.lines[..<ring.next])
+            return ordered.map { $0 + "\n" }.joined()
+        }
+    }
+
+    private func append(_ line: String) {
+        ring.withLock { ring in
+            if ring.lines.count < capacity {
+                ring.lines.append(line)
+            } else {
+                ring.lines[ring.next] = line
+                ring.next = (ring.next + 1) % capacity
+            }
+            guard let path else { return }
+            if ring.fileBytes + line.utf8.count + 1 > Self.fileBytes {
+                _ = rename(path, path + ".1")
+                ring.fileBytes = 0
+            }
+            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            if (try? FileIO.writeAll(descriptor, Array((line + "\n").utf8))) != nil { ring.fileBytes += line.utf8.count + 1 }
+        }
+    }
+}
