@@ -176,6 +176,15 @@ static void test_arguments_and_shutdown(void) {
     CHECK_INT(be_sdk_report_visibility(sdk, offer, NAN), BE_ERR_INVALID_ARGUMENT);
     CHECK_INT(be_sdk_report_visibility(sdk, offer, 1), BE_OK);
     CHECK_INT(stats_of(sdk).viewable_impressions, 0);
+    {
+        /* a forked child's SDK is inert: the call refuses, nothing hangs */
+        int status = 0;
+        pid_t child;
+        fflush(NULL);
+        child = fork();
+        if (child == 0) _exit(be_sdk_report_visibility(sdk, offer, 1) == BE_ERR_INVALID_STATE ? 0 : 1);
+        CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
     be_sdk_shutdown(sdk, 2000);
     be_offer_feed_release(feed);
     /* nothing was stored for it either */
