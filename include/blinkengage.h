@@ -630,6 +630,19 @@ be_status be_sdk_fetch_moments_offers(be_sdk *sdk, const be_moments_request *req
  */
 be_status be_sdk_prefetch_moments_offers(be_sdk *sdk, const be_moments_request *request);
 
+/**
+ * Opens the connections the next fetch needs ahead of it, with TLS done, and keeps them: one HEAD of the Moments
+ * host's root (and of the Engage host's, when it is another), any answer accepted. Over a kept connection a
+ * fetch costs one round trip instead of three (TCP, TLS 1.3, the request): call it at start, when the user
+ * heads for the moment, or after the network changed. Returns at once. Nothing polls to keep a connection: it
+ * lives within libcurl's limit (118 s idle) and the server's, and the next warm-up or fetch opens it again. With
+ * BE_FETCH_IO_ON_DISPATCH the Moments connection is opened in be_sdk_dispatch() like a fetch's; with a host
+ * transport (be_config_set_http_transport()) it does nothing. Any thread.
+ * @param sdk the SDK; NULL is refused.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown or in a forked child.
+ */
+be_status be_sdk_warm_up(be_sdk *sdk);
+
 /** Takes one more reference to `response` and returns it (NULL for NULL). End it with be_moments_response_release(). */
 be_moments_response *be_moments_response_retain(be_moments_response *response);
 

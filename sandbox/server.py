@@ -184,6 +184,16 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self.handle_any("POST")
 
+    def do_HEAD(self):
+        """Any HEAD (be_sdk_warm_up's): recorded, answered 204 on a kept connection; no fault applies."""
+        parts = urlsplit(self.path)
+        self.sandbox.record({"method": "HEAD", "path": parts.path, "query": {}, "raw_query": parts.query,
+                             "headers": {k.lower(): v for k, v in self.headers.items()}, "body": "",
+                             "client_port": self.client_address[1], "time": time.time()})
+        self.send_response(204)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     # -- plumbing -------------------------------------------------------------------------------------------
 
     def read_body(self):

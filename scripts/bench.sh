@@ -11,7 +11,8 @@
 # BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 40) how many turns the fetch contenders take;
 # BENCH_ONLY=swift runs only the Swift surface against the C API, BENCH_ONLY=bindings only the C# and Java bindings
 # against it, BENCH_ONLY=scans only the byte scans' SSE2 and plain C builds, BENCH_ONLY=viewability only the visibility
-# report against a feed event report, and prints that table.
+# report against a feed event report, BENCH_ONLY=roundtrips only the round trips on a 100 ms network, and prints
+# that table.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -297,6 +298,19 @@ PY
   echo
   echo "System calls per visibility call, every thread of the process (strace -f -c, 100,002 calls less 2, over"
   echo "100,000): $(python3 -c "print(f'{(${syscalls[1]} - ${syscalls[0]}) / 100000:.5f}')") (${syscalls[0]} and ${syscalls[1]} in all)."
+  echo
+  fi
+  if [ -z "$only" ] || [ "$only" = roundtrips ]; then
+  echo "## Round trips: what a user waits for on a 100 ms network, $(date -u +%Y-%m-%d)"
+  echo
+  echo "scripts/roundtrips.sh: the sandbox over TLS 1.3 (a CA made for the run) behind bench/latency_proxy.py, 50 ms"
+  echo "each way (a 100 ms round trip, the TCP handshake's included), each scenario the median of 3 runs, through"
+  echo "BlinkEngage (bench/roundtrip_blinkengage.c) and through plain libcurl (bench/roundtrip_curl.c: a fresh"
+  echo "connection per scenario, one request per event). Times from the SDK's start (the fetch made right after it),"
+  echo "or from the call (at checkout, 2 s after start; the events, from the first report to the flush's end). The"
+  echo "proxy counts connections and bytes sent."
+  echo
+  "$top/scripts/roundtrips.sh" "$top/dist" "$work" 2>/dev/null
   echo
   fi
   echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"

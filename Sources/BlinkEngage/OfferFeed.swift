@@ -138,6 +138,11 @@ extension BlinkEngageSDK {
         try call { (engine: SDK) throws(EngineFailure) in try engine.reportFeedEvent(event.core) }
     }
 
+    /// Opens the connections the next fetch needs ahead of it, with TLS done: a fetch then costs one round trip.
+    public func warmUp() throws(BlinkEngageError) {
+        try call { (engine: SDK) throws(EngineFailure) in try engine.warmUp() }
+    }
+
     /// What the SDK just did and why: its flight recorder's requests (secrets redacted, with timings) and
     /// decisions, one JSON object per line, oldest first. Throws when the recorder is off.
     public func recorderJSONLines() throws(BlinkEngageError) -> String {

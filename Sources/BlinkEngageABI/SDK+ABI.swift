@@ -104,3 +104,11 @@ public func be_storage_inspect(
         }
     }
 }
+
+@c @implementation
+public func be_sdk_warm_up(_ sdk: OpaquePointer?) -> be_status {
+    statusCall { () throws(EngineFailure) in
+        guard let engine = Handle.object(sdk, as: SDK.self) else { throw .invalidArgument("sdk is NULL") }
+        try engine.warmUp()
+    }
+}

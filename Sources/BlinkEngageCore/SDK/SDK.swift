@@ -41,7 +41,7 @@ public final class SDK: Sendable {
     /// Moments fetches and prefetches when they do their I/O in `dispatch` (BE_FETCH_IO_ON_DISPATCH); nil otherwise.
     let drivenFetches: DrivenTransport?
     /// Where Moments fetches and prefetches go.
-    private var fetchTransport: any Transport {
+    var fetchTransport: any Transport {
         guard let drivenFetches else { return transport }
         return recorder.map { RecordingTransport(drivenFetches, recorder: $0) } ?? drivenFetches
     }

@@ -130,7 +130,11 @@ final class EasyHandle {
                   CURLOPT_MAXFILESIZE_LARGE)
         try check(be_curl_easy_setopt_pointer(rawHandle, CURLOPT_ERRORBUFFER, prepared.errorBuffer), CURLOPT_ERRORBUFFER)
 
+        // A prepared handle may have made a HEAD before: every method says whether a body comes back.
+        try set(CURLOPT_NOBODY, request.method == .head ? 1 : 0)
         switch request.method {
+        case .head:
+            break
         case .get:
             try set(CURLOPT_HTTPGET, 1)
         case .post:

@@ -1,6 +1,7 @@
 /// One HTTP request as the engine describes it; no libcurl type leaves `Transport/`.
 public struct HTTPRequest: Sendable, Equatable {
-    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+    /// HEAD only opens a connection ahead of need (`SDK.warmUp`): the built-in transport's, never a host's.
+    public enum Method: String, Sendable { case get = "GET", post = "POST", head = "HEAD" }
 
     public var method: Method { didSet { build = Build() } }
     public var url: String { didSet { build = Build() } }

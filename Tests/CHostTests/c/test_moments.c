@@ -361,6 +361,46 @@ static void test_null_getters_answer_null(void) {
     CHECK(be_offer_json(NULL) == NULL);
 }
 
+/* The client port of the first request record after `needle` in the sandbox's record; -1 when none. */
+static long client_port_after(const char *requests, const char *needle) {
+    const char *at = strstr(requests, needle), *port;
+    if (!at || !(port = strstr(at, "\"client_port\": "))) return -1;
+    return strtol(port + 15, NULL, 10);
+}
+
+/* be_sdk_warm_up opens the connection ahead (a HEAD of the host's root) and the fetch then rides on it. */
+static void test_a_warm_up_leaves_the_connection_the_fetch_uses(void) {
+    be_moments_request *request = placement_request();
+    test_result r;
+    char *requests = NULL;
+    long warm, fetched;
+    int i;
+    be_sdk *fresh = NULL;
+    be_config *config = sandbox_config("demo-key");
+    sandbox_reset();
+    CHECK_INT(be_sdk_warm_up(NULL), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_sdk_start(config, &fresh), BE_OK);
+    CHECK_INT(be_sdk_warm_up(fresh), BE_OK);
+    for (i = 0; i < 20000 && sandbox_count("/") == 0; i++) { /* the HEAD reached the sandbox */
+        struct timespec tick = {0, 1000000};
+        nanosleep(&tick, NULL);
+    }
+    CHECK_INT(sandbox_count("/"), 1);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(fresh, request, on_moments, &r), BE_OK);
+    CHECK(test_result_wait(&r, 1) && !r.has_error);
+    requests = sandbox_requests();
+    warm = client_port_after(requests, "\"method\": \"HEAD\"");
+    fetched = client_port_after(requests, "\"path\": \"/native/v4/offers.json\"");
+    CHECK(warm > 0);
+    CHECK_INT(fetched, warm); /* one connection: the fetch paid no TCP or TLS of its own */
+    free(requests);
+    test_result_dispose(&r);
+    be_sdk_shutdown(fresh, 1000);
+    be_config_free(config);
+    be_moments_request_free(request);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     start_sdk("demo-key", 0);
@@ -381,6 +421,7 @@ int main(void) {
     RUN(test_sandbox_refuses_what_the_library_would_never_send);
     RUN(test_response_outlives_the_sdk);
     RUN(test_null_getters_answer_null);
+    LIBCURL_ONLY(test_a_warm_up_leaves_the_connection_the_fetch_uses); /* a host's transport has its own connections */
     be_sdk_shutdown(sdk, 1000);
     return test_finish();
 }

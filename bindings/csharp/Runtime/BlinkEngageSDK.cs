@@ -185,6 +185,9 @@ namespace BlinkEngage
             using (new Lease(offer.Owner)) Errors.Check(Native.be_sdk_report_visibility(handle, offer.Pointer, visibleFraction));
         }
 
+        /// <summary>Opens the connections the next fetch needs ahead of it (TLS done): a fetch then costs one round trip.</summary>
+        public void WarmUp() { Errors.Check(Native.be_sdk_warm_up(handle)); }
+
         /// <summary>The flight recorder's entries, one JSON object per line, oldest first.</summary>
         public string RecorderJson()
         {

@@ -313,6 +313,8 @@ namespace BlinkEngage
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern void be_string_free(IntPtr text);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_sdk_warm_up(SdkHandle sdk);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr be_offer_id(IntPtr offer);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr be_offer_title(IntPtr offer);

@@ -472,6 +472,10 @@ JNI(jint, recorderHar, jbyteArray lines, jobjectArray out) {
     text_done(env, l);
     return handed_over(env, status, owned, out);
 }
+JNI(jint, sdkWarmUp, jlong handle) {
+    UNUSED;
+    return be_sdk_warm_up(SDK(handle));
+}
 JNI(jint, sdkReportZoneAdClick, jlong handle, jlong ad) {
     UNUSED;
     return be_sdk_report_zone_ad_click(SDK(handle), PTR(be_zone_ad, ad));

@@ -138,6 +138,7 @@ _SIGNATURES = {
     "be_sdk_recorder_json": (c_int, [c_void_p, POINTER(c_void_p)]),
     "be_recorder_har": (c_int, [c_char_p, POINTER(c_void_p)]),
     "be_string_free": (None, [c_void_p]),
+    "be_sdk_warm_up": (c_int, [c_void_p]),
     "be_config_set_image_cache": (c_int, [c_void_p, c_uint64, c_uint64]),
     "be_config_set_proxy": (c_int, [c_void_p, c_char_p]),
     "be_config_set_ca_file": (c_int, [c_void_p, c_char_p]),

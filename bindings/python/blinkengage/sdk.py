@@ -178,6 +178,10 @@ class SDK:
         """be_sdk_report_visibility: `offer` is `fraction` (0 to 1) of its pixels on screen now."""
         _check(lib.be_sdk_report_visibility(self._handle, offer._handle, fraction))
 
+    def warm_up(self) -> None:
+        """be_sdk_warm_up: opens the connections the next fetch needs ahead of it."""
+        _check(lib.be_sdk_warm_up(self._handle))
+
     def recorder_json(self) -> str:
         """be_sdk_recorder_json: the flight recorder's entries, one JSON object per line, oldest first."""
         out = ctypes.c_void_p()

@@ -407,6 +407,9 @@ extern "C" {
     ) -> be_status;
 }
 extern "C" {
+    pub fn be_sdk_warm_up(sdk: *mut be_sdk) -> be_status;
+}
+extern "C" {
     pub fn be_moments_response_retain(
         response: *mut be_moments_response,
     ) -> *mut be_moments_response;

@@ -494,6 +494,9 @@ impl Sdk {
         check(unsafe { sys::be_sdk_report_zone_ad_click(self.raw(), ad.0.as_ptr()) })
     }
 
+    /// `be_sdk_warm_up`: opens the connections the next fetch needs ahead of it.
+    pub fn warm_up(&self) -> Result<(), Error> { check(unsafe { sys::be_sdk_warm_up(self.raw()) }) }
+
     /// `be_sdk_report_visibility`: `offer` is `fraction` (0 to 1) of its pixels on screen now.
     pub fn report_visibility(&self, offer: &Offer<'_>, fraction: f64) -> Result<(), Error> {
         check(unsafe { sys::be_sdk_report_visibility(self.raw(), offer.raw.as_ptr(), fraction) })

@@ -54,6 +54,7 @@ final class Native {
     static native int sdkReportFeedEvent(long sdk, long event);
     static native int sdkReportVisibility(long sdk, long offer, double fraction);
     static native int sdkRecorderJson(long sdk, Object[] out);
+    static native int sdkWarmUp(long sdk);
     static native int recorderHar(byte[] lines, Object[] out);
     static native int sdkReportZoneAdClick(long sdk, long ad);
     static native long sdkOfferDetailsScreen(long sdk, long offer);

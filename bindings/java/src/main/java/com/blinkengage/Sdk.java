@@ -246,6 +246,9 @@ public final class Sdk extends NativeResource {
         }
     }
 
+    /** Opens the connections the next fetch needs ahead of it (TLS done): a fetch then costs one round trip. */
+    public void warmUp() { check(Native::sdkWarmUp); }
+
     /** The flight recorder's entries, one JSON object per line, oldest first. */
     public String recorderJson() {
         Object[] out = new Object[1];

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The round trips a user waits for (issue "Offers at checkout in one round trip"): each scenario through
+# BlinkEngage and through plain libcurl, against the sandbox over TLS (a CA made for the run) behind
+# bench/latency_proxy.py (ROUNDTRIP_DELAY_MS each way, default 50: a 100 ms round trip). Prints a Markdown table:
+# the median of ROUNDTRIP_RUNS runs (default 3) in milliseconds and in round trips, and what the proxy counted.
+#   scripts/roundtrips.sh DIST_DIR WORK_DIR
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+dist=${1:-$top/dist}
+work=${2:-$(mktemp -d)}
+delay=${ROUNDTRIP_DELAY_MS:-50}
+runs=${ROUNDTRIP_RUNS:-3}
+rtt=$((2 * delay))
+cc -std=c99 -O2 -Wall -Wextra -I"$top/include" "$top/bench/roundtrip_blinkengage.c" -o "$work/roundtrip_blinkengage" \
+  -L"$dist/lib" -l:libblinkengage.so.1 -lpthread -Wl,-rpath,"$dist/lib"
+cc -std=c99 -O2 -Wall -Wextra "$top/bench/roundtrip_curl.c" -o "$work/roundtrip_curl" -lcurl
+
+mkdir -p "$work/ca"
+coproc SANDBOX { exec python3 "$top/sandbox/server.py" --tls-ca "$work/ca" --exit-on-stdin-eof; }
+read -r line <&"${SANDBOX[0]}"
+sandbox_port=${line##*:}
+coproc PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$sandbox_port" --delay-ms "$delay"; }
+read -r _ _ proxy_port _ control_port <&"${PROXY[0]}"
+trap 'kill "$SANDBOX_PID" "$PROXY_PID" 2>/dev/null || true' EXIT
+base="https://127.0.0.1:$proxy_port"
+counters() { curl -s "http://127.0.0.1:$control_port/"; }
+field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
+
+# One contender's runs of one scenario: "median_ms connections requests bytes_up" (per run, medians).
+measure() {
+  local contender=$1 scenario=$2 results; results=$(mktemp)
+  for run in $(seq "$runs"); do
+    local storage="$work/storage-$contender-$scenario-$run"
+    rm -rf "$storage" && mkdir -p "$storage"
+    if [ "$scenario" = feed-later-start ] && [ "$contender" = blinkengage ]; then
+      "$work/roundtrip_blinkengage" feed-first-start "$base" "$work/ca/ca.pem" "$storage" >/dev/null  # the identity stored
+    fi
+    local before after out
+    before=$(counters)
+    if [ "$contender" = blinkengage ]; then
+      out=$("$work/roundtrip_blinkengage" "$scenario" "$base" "$work/ca/ca.pem" "$storage")
+    else
+      out=$("$work/roundtrip_curl" "$scenario" "$base" "$work/ca/ca.pem")
+    fi
+    after=$(counters)
+    echo "$out $(( $(field "$after" connections) - $(field "$before" connections) )) $(( $(field "$after" bytes_up) - $(field "$before" bytes_up) ))" >> "$results"
+  done
+  python3 - "$results" <<'PY'
+import statistics, sys
+rows = [list(map(float, line.split())) for line in open(sys.argv[1])]
+print(" ".join(f"{statistics.median(r[i] for r in rows):.1f}" for i in range(4)))
+PY
+  rm -f "$results"
+}
+
+echo "| scenario | BlinkEngage | plain libcurl | BlinkEngage: connections, requests, bytes sent | libcurl: connections, requests, bytes sent |"
+echo "|---|---|---|---|---|"
+for scenario in moments-at-start moments-at-checkout moments-at-checkout-warmed feed-first-start feed-later-start images-20 events-500; do
+  read -r be_ms be_requests be_connections be_bytes < <(measure blinkengage "$scenario")
+  read -r curl_ms curl_requests curl_connections curl_bytes < <(measure curl "$scenario")
+  printf "| %s | %.0f ms (%.1f RTT) | %.0f ms (%.1f RTT) | %.0f, %.0f, %.0f | %.0f, %.0f, %.0f |\n" "$scenario" \
+    "$be_ms" "$(python3 -c "print($be_ms / $rtt)")" "$curl_ms" "$(python3 -c "print($curl_ms / $rtt)")" \
+    "$be_connections" "$be_requests" "$be_bytes" "$curl_connections" "$curl_requests" "$curl_bytes"
+done
