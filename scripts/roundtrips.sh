@@ -8,6 +8,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dist=${1:-$top/dist}
 work=${2:-$(mktemp -d)}
+mkdir -p "$work"
 delay=${ROUNDTRIP_DELAY_MS:-50}
 runs=${ROUNDTRIP_RUNS:-3}
 rtt=$((2 * delay))
@@ -21,14 +22,53 @@ read -r line <&"${SANDBOX[0]}"
 sandbox_port=${line##*:}
 coproc PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$sandbox_port" --delay-ms "$delay"; }
 read -r _ _ proxy_port _ control_port <&"${PROXY[0]}"
-trap 'kill "$SANDBOX_PID" "$PROXY_PID" 2>/dev/null || true' EXIT
+# nginx over TLS with HTTP/2 for the static answers (the creatives), with the sandbox's certificate, behind a
+# proxy of its own.
+nginx_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+mkdir -p "$work/nginx-tls/cdn/c"
+for i in $(seq 9000 9019); do cp "$top/sandbox/fixtures/images/offer.png" "$work/nginx-tls/cdn/c/$i.png"; done
+cat > "$work/nginx-tls/nginx.conf" <<NGINX
+worker_processes 1;
+daemon off;
+pid $work/nginx-tls/nginx.pid;
+error_log $work/nginx-tls/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx-tls/body;
+    proxy_temp_path $work/nginx-tls/proxy;
+    fastcgi_temp_path $work/nginx-tls/fastcgi;
+    uwsgi_temp_path $work/nginx-tls/uwsgi;
+    scgi_temp_path $work/nginx-tls/scgi;
+    keepalive_timeout 300s;
+    types { image/png png; }
+    server {
+        listen 127.0.0.1:$nginx_port ssl http2;
+        ssl_certificate $work/ca/cert.pem;
+        ssl_certificate_key $work/ca/key.pem;
+        ssl_protocols TLSv1.3;
+        location /cdn/ { alias $work/nginx-tls/cdn/; }
+    }
+}
+NGINX
+nginx -c "$work/nginx-tls/nginx.conf" -p "$work/nginx-tls" &
+nginx_pid=$!
+coproc STATIC_PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$nginx_port" --delay-ms "$delay"; }
+read -r _ _ static_port _ static_control <&"${STATIC_PROXY[0]}"
+trap 'kill "$SANDBOX_PID" "$PROXY_PID" "$STATIC_PROXY_PID" "$nginx_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do curl -s -o /dev/null --cacert "$work/ca/ca.pem" "https://127.0.0.1:$nginx_port/cdn/c/9000.png" && break; sleep 0.1; done
 base="https://127.0.0.1:$proxy_port"
+static_base="https://127.0.0.1:$static_port"
 counters() { curl -s "http://127.0.0.1:$control_port/"; }
+static_counters() { curl -s "http://127.0.0.1:$static_control/"; }
 field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
 
 # One contender's runs of one scenario: "median_ms connections requests bytes_up" (per run, medians).
 measure() {
   local contender=$1 scenario=$2 results; results=$(mktemp)
+  local target=$base count=counters
+  # images-20-h2: the creatives from nginx over HTTP/2 (ALPN), the same program
+  if [ "$scenario" = images-20-h2 ]; then target=$static_base count=static_counters; fi
   for run in $(seq "$runs"); do
     local storage="$work/storage-$contender-$scenario-$run"
     rm -rf "$storage" && mkdir -p "$storage"
@@ -36,13 +76,13 @@ measure() {
       "$work/roundtrip_blinkengage" feed-first-start "$base" "$work/ca/ca.pem" "$storage" >/dev/null  # the identity stored
     fi
     local before after out
-    before=$(counters)
+    before=$($count)
     if [ "$contender" = blinkengage ]; then
-      out=$("$work/roundtrip_blinkengage" "$scenario" "$base" "$work/ca/ca.pem" "$storage")
+      out=$("$work/roundtrip_blinkengage" "${scenario%-h2}" "$target" "$work/ca/ca.pem" "$storage")
     else
-      out=$("$work/roundtrip_curl" "$scenario" "$base" "$work/ca/ca.pem")
+      out=$("$work/roundtrip_curl" "${scenario%-h2}" "$target" "$work/ca/ca.pem")
     fi
-    after=$(counters)
+    after=$($count)
     echo "$out $(( $(field "$after" connections) - $(field "$before" connections) )) $(( $(field "$after" bytes_up) - $(field "$before" bytes_up) ))" >> "$results"
   done
   python3 - "$results" <<'PY'
@@ -55,7 +95,7 @@ PY
 
 echo "| scenario | BlinkEngage | plain libcurl | BlinkEngage: connections, requests, bytes sent | libcurl: connections, requests, bytes sent |"
 echo "|---|---|---|---|---|"
-for scenario in moments-at-start moments-at-checkout moments-at-checkout-warmed feed-first-start feed-later-start images-20 events-500; do
+for scenario in moments-at-start moments-at-checkout moments-at-checkout-warmed feed-first-start feed-later-start images-20 images-20-h2 events-500; do
   read -r be_ms be_requests be_connections be_bytes < <(measure blinkengage "$scenario")
   read -r curl_ms curl_requests curl_connections curl_bytes < <(measure curl "$scenario")
   printf "| %s | %.0f ms (%.1f RTT) | %.0f ms (%.1f RTT) | %.0f, %.0f, %.0f | %.0f, %.0f, %.0f |\n" "$scenario" \
