@@ -7,27 +7,11 @@
 #include <string.h>
 #include "blinkengage.h"
 #include "fetch_common.h"
-
-typedef struct {
-    pthread_mutex_t lock;
-    pthread_cond_t done;
-    be_offer_feed *feed;
-    int finished;
-} feed_wait;
-
-static void on_feed(be_offer_feed *feed, const be_error *error, void *user_data) {
-    feed_wait *wait = user_data;
-    if (error) fprintf(stderr, "feed: %s\n", error->message);
-    pthread_mutex_lock(&wait->lock);
-    wait->feed = feed ? be_offer_feed_retain(feed) : NULL;
-    wait->finished = 1;
-    pthread_cond_signal(&wait->done);
-    pthread_mutex_unlock(&wait->lock);
-}
+#include "feed_common.h"
 
 int main(int argc, char **argv) {
     char storage[] = "/tmp/be-report-bench-XXXXXX";
-    feed_wait wait = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0};
+    be_offer_feed *feed;
     be_config *config;
     be_sdk *sdk = NULL;
     be_offer_feed_event *event;
@@ -41,12 +25,8 @@ int main(int argc, char **argv) {
     be_config_set_storage_dir(config, storage);
     if (be_sdk_start(config, &sdk) != BE_OK) return 1;
     be_sdk_set_user_identity(sdk, "bench-user");
-    be_sdk_load_offer_feed(sdk, on_feed, &wait);
-    pthread_mutex_lock(&wait.lock);
-    while (!wait.finished) pthread_cond_wait(&wait.done, &wait.lock);
-    pthread_mutex_unlock(&wait.lock);
-    if (!wait.feed) return 1;
-    event = be_offer_feed_event_new_with_offer(be_offer_group_offer_at(be_offer_feed_group_at(wait.feed, 0), 0),
+    if (!(feed = bench_load_feed(sdk))) return 1;
+    event = be_offer_feed_event_new_with_offer(be_offer_group_offer_at(be_offer_feed_group_at(feed, 0), 0),
                                                BE_OFFER_FEED_EVENT_DID_TAP);
     for (i = 0; i < count; i++) {
         uint64_t start = bench_now_ns();
@@ -55,7 +35,7 @@ int main(int argc, char **argv) {
     }
     bench_report(costs, count, (long)count, 0);
     be_offer_feed_event_free(event);
-    be_offer_feed_release(wait.feed);
+    be_offer_feed_release(feed);
     be_sdk_shutdown(sdk, 0);
     be_config_free(config);
     free(costs);

@@ -8,28 +8,12 @@
 #include <string.h>
 #include "blinkengage.h"
 #include "fetch_common.h"
+#include "feed_common.h"
 #include "thread_allocations.h"
-
-typedef struct {
-    pthread_mutex_t lock;
-    pthread_cond_t done;
-    be_offer_feed *feed;
-    int finished;
-} feed_wait;
-
-static void on_feed(be_offer_feed *feed, const be_error *error, void *user_data) {
-    feed_wait *wait = user_data;
-    if (error) fprintf(stderr, "feed: %s\n", error->message);
-    pthread_mutex_lock(&wait->lock);
-    wait->feed = feed ? be_offer_feed_retain(feed) : NULL;
-    wait->finished = 1;
-    pthread_cond_signal(&wait->done);
-    pthread_mutex_unlock(&wait->lock);
-}
 
 int main(int argc, char **argv) {
     char storage[] = "/tmp/be-visibility-bench-XXXXXX";
-    feed_wait wait = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0};
+    be_offer_feed *feed;
     be_config *config;
     be_sdk *sdk = NULL;
     const be_offer *offer;
@@ -45,12 +29,8 @@ int main(int argc, char **argv) {
     be_config_set_viewability(config, 0.5, 600000); /* the view stays in progress for the whole run */
     if (be_sdk_start(config, &sdk) != BE_OK) return 1;
     be_sdk_set_user_identity(sdk, "bench-user");
-    be_sdk_load_offer_feed(sdk, on_feed, &wait);
-    pthread_mutex_lock(&wait.lock);
-    while (!wait.finished) pthread_cond_wait(&wait.done, &wait.lock);
-    pthread_mutex_unlock(&wait.lock);
-    if (!wait.feed) return 1;
-    offer = be_offer_group_offer_at(be_offer_feed_group_at(wait.feed, 0), 0);
+    if (!(feed = bench_load_feed(sdk))) return 1;
+    offer = be_offer_group_offer_at(be_offer_feed_group_at(feed, 0), 0);
     if (be_sdk_report_visibility(sdk, offer, 0.55) != BE_OK) return 1; /* the view begins (its check is scheduled) */
     allocations = thread_allocations;
     for (i = 0; i < count; i++) {
@@ -61,7 +41,7 @@ int main(int argc, char **argv) {
     allocations = thread_allocations - allocations;
     bench_report(costs, count, (long)count, 0);
     if (allocations) { fprintf(stderr, "%lu allocations in %zu calls\n", allocations, count); return 1; }
-    be_offer_feed_release(wait.feed);
+    be_offer_feed_release(feed);
     be_sdk_shutdown(sdk, 0);
     be_config_free(config);
     free(costs);

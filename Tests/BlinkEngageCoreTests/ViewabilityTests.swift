@@ -152,7 +152,7 @@ struct ViewabilityTests {
 
     @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
     func agreesWithTheReferenceOverRandomTraces(seed: UInt64) throws {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for _ in 0..<200 {
             let rule = try ViewabilityRule(threshold: [0.5, 0.3, 1.0][Int(random.next() % 3)], milliseconds: [1000, 250, 0][Int(random.next() % 3)])
             let harness = Harness(rule: rule)
@@ -170,18 +170,5 @@ struct ViewabilityTests {
             harness.advance(to: end)
             #expect(harness.instants(of: offer) == Self.reference(trace, end: end, rule: rule), "seed \(seed), trace \(trace)")
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64): the same traces on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
