@@ -304,7 +304,8 @@ PY
   echo "## Round trips: what a user waits for on a 100 ms network, $(date -u +%Y-%m-%d)"
   echo
   echo "scripts/roundtrips.sh: the sandbox over TLS 1.3 (a CA made for the run) behind bench/latency_proxy.py, 50 ms"
-  echo "each way (a 100 ms round trip, the TCP handshake's included), each scenario the median of 3 runs, through"
+  echo "each way (a 100 ms round trip, the TCP handshake's included), and nginx over TLS 1.3 with HTTP/2 for the static"
+  echo "answers (images-20-h2), each scenario the median of 3 runs, through"
   echo "BlinkEngage (bench/roundtrip_blinkengage.c) and through plain libcurl (bench/roundtrip_curl.c: a fresh"
   echo "connection per scenario, one request per event). Times from the SDK's start (the fetch made right after it),"
   echo "or from the call (at checkout, 2 s after start; the events, from the first report to the flush's end). The"
