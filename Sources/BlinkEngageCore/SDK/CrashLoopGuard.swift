@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The crash-loop breaker at work in one SDK (CrashLoopBreaker.swift says what it does and why): the decision
 /// taken at start, the record in the storage directory while a window is open, and the refusals of an inert SDK.
 final class CrashLoopGuard: Sendable {
@@ -5,11 +11,18 @@ final class CrashLoopGuard: Sendable {
     private let file: BreakerFile?
     /// The first answer's window was opened (it opens once per SDK).
     private let firstAnswerOpened = Locked(false)
+    /// `breaker.lock` held shared while this instance is inside a window (-1: none).
+    private let windowHold = Locked<Int32>(-1)
 
     /// Reads the record left by earlier starts, decides, and opens the start's window (unless inert).
     init(directory: String?, logger: Logger) {
         file = directory.map { BreakerFile(directory: $0) }
-        breaker = CrashLoopBreaker(previous: file?.read())
+        // A mark left by an instance still inside its window (another SDK of this app, another process) is no
+        // crash: only a mark no live instance holds counts.
+        var previous = file?.read()
+        if file?.anotherInsideAWindow() == true { previous?.marked = false }
+        breaker = CrashLoopBreaker(previous: previous)
+        if let file, breaker.mode != .inert { windowHold.withLock { $0 = file.holdWindow() } }
         if let file, !file.write(breaker.record) {
             logger.warning("cannot write the crash-loop record in \(file.directory): repeated crashes at start will not be noticed")
         }
@@ -35,6 +48,14 @@ final class CrashLoopGuard: Sendable {
     /// The start's stored-data work is done.
     func startFinished() {
         if breaker.mode != .inert { file?.write(breaker.cleared) }
+        releaseWindow()
+    }
+
+    private func releaseWindow() {
+        windowHold.withLock { descriptor in
+            if descriptor >= 0 { close(descriptor) }  // closing lets go of the shared lock
+            descriptor = -1
+        }
     }
 
     /// The first answer of this SDK (a Moments fetch or prefetch, a feed load) opens a window from its request
@@ -43,10 +64,12 @@ final class CrashLoopGuard: Sendable {
         guard breaker.mode != .inert, let file, firstAnswerOpened.withLock({ opened in defer { opened = true }; return !opened }) else {
             return completion
         }
+        windowHold.withLock { $0 = file.holdWindow() }
         file.write(breaker.record)
         let cleared = breaker.cleared
-        return { value in
+        return { [self] value in
             file.write(cleared)
+            releaseWindow()
             completion(value)
         }
     }

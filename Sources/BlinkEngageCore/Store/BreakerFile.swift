@@ -12,6 +12,26 @@ struct BreakerFile: Sendable {
     var recordPath: String { directory + "/breaker" }
     var quarantineRoot: String { directory + "/quarantine" }
 
+    /// Whether another instance (this process's or another's) is inside a window now: it holds `breaker.lock`
+    /// shared. Its mark is then no crash. (The record itself is replaced by a rename, so it cannot carry a lock.)
+    func anotherInsideAWindow() -> Bool {
+        let descriptor = open(directory + "/breaker.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    /// Holds `breaker.lock` shared while this instance is inside a window; the descriptor to close after, or -1.
+    func holdWindow() -> Int32 {
+        let descriptor = open(directory + "/breaker.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return -1 }
+        if flock(descriptor, LOCK_SH) != 0 {
+            close(descriptor)
+            return -1
+        }
+        return descriptor
+    }
+
     func read() -> CrashLoopBreaker.Record? {
         FileIO.contents(of: recordPath, limit: 64).flatMap { CrashLoopBreaker.Record(text: $0) }
     }

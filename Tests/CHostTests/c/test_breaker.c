@@ -122,6 +122,35 @@ static void test_three_deaths_in_the_window_then_safe_mode_then_everything_back(
     CHECK_INT(stats_of(sdk).crash_loop_mode, 1);
     CHECK(fetch_works(sdk));
     be_sdk_shutdown(sdk, 1000);
+
+    /* a live instance inside its window (its first request held) is no crash for the starts beside it: after two
+     * deaths, the third start's open window would otherwise make the fourth a safe one */
+    hold_moments(1);
+    for (run = 0; run < 2; run++) CHECK_INT(killed_in_the_window(config), 0);
+    {
+        be_sdk *inside = NULL, *beside = NULL;
+        be_moments_request *request = be_moments_request_new();
+        test_result held;
+        int before = requests_of_offers();
+        be_moments_request_set_payload(request, "placement", "checkout");
+        CHECK_INT(be_sdk_start(config, &inside), BE_OK);
+        test_result_init(&held);
+        CHECK_INT(be_sdk_fetch_moments_offers(inside, request, on_moments, &held), BE_OK);
+        for (run = 0; run < 20000 && requests_of_offers() == before; run++) {
+            struct timespec tick = {0, 1000000};
+            nanosleep(&tick, NULL);
+        }
+        for (run = 0; run < 4; run++) {
+            CHECK_INT(be_sdk_start(config, &beside), BE_OK);
+            CHECK_INT(stats_of(beside).crash_loop_mode, 0);
+            be_sdk_shutdown(beside, 0);
+        }
+        hold_moments(0);
+        CHECK(test_result_wait(&held, 1));
+        be_sdk_shutdown(inside, 1000);
+        test_result_dispose(&held);
+        be_moments_request_free(request);
+    }
     be_offer_feed_release(feed);
     be_config_free(loader);
     be_config_free(config);
