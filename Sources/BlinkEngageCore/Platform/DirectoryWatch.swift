@@ -49,6 +49,10 @@ final class DirectoryWatch: Sendable {
 
     func serviceReadable(_ descriptor: Int32) -> Bool {
         sockets.withLock { sockets in
+            // Closed by another thread since the poll (ownership changed): the number may be another file's now.
+            guard descriptor == sockets.listener || descriptor == sockets.link || sockets.peers.contains(descriptor) else {
+                return false
+            }
             if descriptor == sockets.listener {
                 while true {
                     let peer = be_unix_accept(descriptor)

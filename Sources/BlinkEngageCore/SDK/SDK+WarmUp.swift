@@ -25,7 +25,7 @@ extension SDK {
     /// `scheme://host[:port]` of an http(s) URL; nil for anything else.
     static func origin(of url: String) -> String? {
         guard let parts = URLParts(url), parts.scheme == "http" || parts.scheme == "https" else { return nil }
-        guard let schemeEnd = url.firstIndex(of: ":") else { return nil }
+        guard let schemeEnd = url.firstIndex(of: ":"), url[schemeEnd...].hasPrefix("://") else { return nil }
         let rest = url[url.index(schemeEnd, offsetBy: 3)...]
         return String(url[..<schemeEnd]) + "://" + rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
