@@ -125,9 +125,11 @@ final class EasyHandle {
         if let pins = network.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
         // "" lets libcurl decode every encoding it can; what is offered is the header line below.
         try set(CURLOPT_ACCEPT_ENCODING, "")
-        // Transfers to a host whose connection is being made wait to learn whether it multiplexes (HTTP/2 by
-        // ALPN): then they share it instead of opening one connection each, with a TCP and TLS handshake each.
-        try set(CURLOPT_PIPEWAIT, 1)
+        // Transfers to an https host whose connection is being made wait to learn whether it multiplexes (HTTP/2
+        // by ALPN, at the end of the TLS handshake): then they share it instead of opening one connection each,
+        // with a TCP and TLS handshake each. Never over plain http: there the wait lasts until the first answer,
+        // and a hanging one would hold every other request to the host.
+        try set(CURLOPT_PIPEWAIT, request.url.utf8.prefix(6).map { $0 | 0x20 }.elementsEqual("https:".utf8) ? 1 : 0)
         // Refuse early when the server announces a larger body; the write callback catches the rest.
         try check(be_curl_easy_setopt_off_t(rawHandle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodyBytes)),
                   CURLOPT_MAXFILESIZE_LARGE)
