@@ -35,6 +35,9 @@ final class CrashLoopGuard: Sendable {
         }
     }
 
+    /// A start that failed part-way lets go of the lock too (its mark stays: it did not finish).
+    deinit { releaseWindow() }
+
     var mode: CrashLoopBreaker.Mode { breaker.mode }
 
     /// Moves stored data aside for safe mode; the quarantine's path, if anything was moved.
