@@ -2,7 +2,8 @@
  * trip" per run, against the sandbox over TLS behind bench/latency_proxy.py.
  *   roundtrip_blinkengage SCENARIO BASE_URL CA_FILE STORAGE_ROOT
  * SCENARIO: moments-at-start, moments-at-checkout, moments-at-checkout-warmed (be_sdk_warm_up() at start),
- * feed-first-start, feed-later-start, images-20, events-500.
+ * feed-first-start, feed-later-start, images-20, events-500, did-appear-3-hosts (the event and both pixels of
+ * one did_appear, each on a host of its own, until all are accepted).
  * Prints "milliseconds requests_sent" (the time of the scenario's measured span, the SDK's request count). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -113,6 +114,19 @@ int main(int argc, char **argv) {
             if (be_sdk_fetch_image(sdk, url, on_image, NULL) != BE_OK) return 1;
         }
         wait_for(20);
+    } else if (strcmp(scenario, "did-appear-3-hosts") == 0) {
+        be_offer_feed_event *event;
+        sdk = start(base, ca, storage);
+        be_sdk_set_user_identity(sdk, "roundtrip-user");
+        be_sdk_load_offer_feed(sdk, on_feed, NULL);
+        wait_for(1);
+        if (!feed) return 1;
+        started = bench_now_ns();
+        event = be_offer_feed_event_new_with_offer(be_offer_group_offer_at(be_offer_feed_group_at(feed, 0), 0),
+                                                   BE_OFFER_FEED_EVENT_DID_APPEAR);
+        be_sdk_report_offer_feed_event(sdk, event);
+        be_offer_feed_event_free(event);
+        if (be_sdk_flush(sdk, 60000) != BE_OK) return 1;
     } else if (strcmp(scenario, "events-500") == 0) {
         /* 500 events over 10 s after a feed load, then all of them accepted (a flush) */
         struct timespec gap = {0, 20000000};

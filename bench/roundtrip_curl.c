@@ -1,7 +1,7 @@
 /* The same scenarios as roundtrip_blinkengage.c with plain libcurl, as a client without an SDK would make them:
  * a fresh connection for each scenario, the requests one after another where they depend on each other, the
  * images through one multi handle with libcurl's defaults, one request per event.
- *   roundtrip_curl SCENARIO BASE_URL CA_FILE
+ *   roundtrip_curl SCENARIO BASE_URL CA_FILE [TRACK_BASE ADV_BASE]
  * Prints "milliseconds requests". */
 #define _POSIX_C_SOURCE 200809L
 #include <curl/curl.h>
@@ -108,6 +108,34 @@ int main(int argc, char **argv) {
             if (running) curl_multi_poll(multi, NULL, 0, 1000, NULL);
         }
         requests = 20;
+    } else if (strcmp(scenario, "did-appear-3-hosts") == 0 && argc >= 6) {
+        /* the event on the registration's kept connection, the two pixels on fresh ones, all at once */
+        static buffer answers[3];
+        CURL *engage = handle(ca, &answers[0]);
+        CURLM *multi = curl_multi_init();
+        struct curl_slist *headers;
+        int running = 1;
+        if (register_user(engage, base, &answers[0], authorization, sizeof authorization)) return 1;
+        headers = curl_slist_append(curl_slist_append(NULL, "Content-Type: application/json"), authorization);
+        started = bench_now_ns();
+        snprintf(url, sizeof url, "%s/v1/events?api_key=demo-key", base);
+        curl_easy_setopt(engage, CURLOPT_URL, url);
+        curl_easy_setopt(engage, CURLOPT_HTTPHEADER, headers);
+        curl_easy_setopt(engage, CURLOPT_POSTFIELDS, "{\"events\":[{\"id\":\"0b7e4cfb-0000-4000-8000-000000000abc\","
+                         "\"type\":\"did_appear\",\"occurred_at\":\"2026-12-05T04:00:00.000Z\",\"feed_id\":\"f\","
+                         "\"group_id\":\"g\",\"group_position\":0,\"offer_id\":\"4001\",\"offer_position\":0}]}");
+        curl_multi_add_handle(multi, engage);
+        for (i = 1; i < 3; i++) {
+            CURL *pixel = handle(ca, &answers[i]);
+            snprintf(url, sizeof url, "%s/b/%s/p.png?o_id=4001", argv[3 + i], i == 1 ? "track" : "adv");
+            curl_easy_setopt(pixel, CURLOPT_URL, url);
+            curl_multi_add_handle(multi, pixel);
+        }
+        while (running) {
+            curl_multi_perform(multi, &running);
+            if (running) curl_multi_poll(multi, NULL, 0, 1000, NULL);
+        }
+        requests = 3;
     } else if (strcmp(scenario, "events-500") == 0) {
         CURL *easy = handle(ca, &b);
         struct timespec gap = {0, 20000000};

@@ -9,6 +9,8 @@ set faults through the /_sandbox/ control endpoints:
   POST /_sandbox/reset             forget requests and faults
   POST /_sandbox/faults            add a fault rule (JSON), see Fault below
   POST /_sandbox/faults/clear      forget the fault rules only (the record stays)
+  POST /_sandbox/hosts             {"track": URL, "adv": URL}: pixel beacons in answers point there (proxies of
+                                   their own in front of this sandbox), so each pixel host is a host apart
   POST /_sandbox/feed              {"mode": "normal" | "disabled" | "empty"}: what the feed serves
   POST /_sandbox/release           opens the gate: requests held by a "gate" fault go on
   POST /_sandbox/tokens/revoke     forget every issued token: the next feed or events call answers 401
@@ -97,6 +99,7 @@ class Sandbox:
         self.feed_loads = 0
         self.gate = threading.Event()
         self.base_url = ""      # set once listening: tracking URLs in answers point back here
+        self.public_bases = {}  # "track" / "adv" -> the base URL their beacons use instead (POST /_sandbox/hosts)
         self.stopping = threading.Event()
         with open(os.path.join(fixtures, "moments-offers.json"), encoding="utf-8") as f:
             self.moments = json.load(f)
@@ -121,7 +124,8 @@ class Sandbox:
         def local(url):
             for host in ("https://track.example.com/", "https://adv.example.net/"):
                 if url.startswith(host):
-                    return "%s/b/%s/%s" % (self.base_url, host.split("//")[1].split(".")[0], url[len(host):])
+                    name = host.split("//")[1].split(".")[0]
+                    return "%s/b/%s/%s" % (self.public_bases.get(name, self.base_url), name, url[len(host):])
             return url
         offers = answer.get("data", {}).get("offers", []) + [o for g in answer.get("groups", []) for o in g["offers"]]
         for offer in offers:
@@ -307,6 +311,12 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(200, list(self.sandbox.requests))
         if path == "/_sandbox/reset" and method == "POST":
             self.sandbox.reset()
+            return self.send(200, {"ok": True})
+        if path == "/_sandbox/hosts" and method == "POST":
+            # {"track": URL, "adv": URL}: the pixel hosts' beacons go there (a proxy in front of this sandbox),
+            # so each pixel host is a host of its own.
+            with self.sandbox.lock:
+                self.sandbox.public_bases = {k: v for k, v in json.loads(body).items() if k in ("track", "adv")}
             return self.send(200, {"ok": True})
         if path == "/_sandbox/feed" and method == "POST":
             with self.sandbox.lock:

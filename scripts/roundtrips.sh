@@ -2,7 +2,8 @@
 # The round trips a user waits for (issue "Offers at checkout in one round trip"): each scenario through
 # BlinkEngage and through plain libcurl, against the sandbox over TLS (a CA made for the run) behind
 # bench/latency_proxy.py (ROUNDTRIP_DELAY_MS each way, default 50: a 100 ms round trip). Prints a Markdown table:
-# the median of ROUNDTRIP_RUNS runs (default 3) in milliseconds and in round trips, and what the proxy counted.
+# the median of ROUNDTRIP_RUNS runs (default 3) in milliseconds and in round trips, and what the proxy counted;
+# ROUNDTRIP_SCENARIOS picks scenarios (default: all).
 #   scripts/roundtrips.sh DIST_DIR WORK_DIR
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,7 +56,14 @@ nginx -c "$work/nginx-tls/nginx.conf" -p "$work/nginx-tls" &
 nginx_pid=$!
 coproc STATIC_PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$nginx_port" --delay-ms "$delay"; }
 read -r _ _ static_port _ static_control <&"${STATIC_PROXY[0]}"
-trap 'kill "$SANDBOX_PID" "$PROXY_PID" "$STATIC_PROXY_PID" "$nginx_pid" 2>/dev/null || true' EXIT
+# The two pixel hosts of an offer, each a host of its own: proxies in front of the same sandbox.
+coproc TRACK_PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$sandbox_port" --delay-ms "$delay"; }
+read -r _ _ track_port _ _ <&"${TRACK_PROXY[0]}"
+coproc ADV_PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$sandbox_port" --delay-ms "$delay"; }
+read -r _ _ adv_port _ _ <&"${ADV_PROXY[0]}"
+curl -s --cacert "$work/ca/ca.pem" -X POST "https://127.0.0.1:$sandbox_port/_sandbox/hosts" \
+  -d "{\"track\": \"https://127.0.0.1:$track_port\", \"adv\": \"https://127.0.0.1:$adv_port\"}" >/dev/null
+trap 'kill "$SANDBOX_PID" "$PROXY_PID" "$STATIC_PROXY_PID" "$TRACK_PROXY_PID" "$ADV_PROXY_PID" "$nginx_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -s -o /dev/null --cacert "$work/ca/ca.pem" "https://127.0.0.1:$nginx_port/cdn/c/9000.png" && break; sleep 0.1; done
 base="https://127.0.0.1:$proxy_port"
 static_base="https://127.0.0.1:$static_port"
@@ -80,7 +88,8 @@ measure() {
     if [ "$contender" = blinkengage ]; then
       out=$("$work/roundtrip_blinkengage" "${scenario%-h2}" "$target" "$work/ca/ca.pem" "$storage")
     else
-      out=$("$work/roundtrip_curl" "${scenario%-h2}" "$target" "$work/ca/ca.pem")
+      out=$("$work/roundtrip_curl" "${scenario%-h2}" "$target" "$work/ca/ca.pem" "https://127.0.0.1:$track_port" \
+        "https://127.0.0.1:$adv_port")
     fi
     after=$($count)
     echo "$out $(( $(field "$after" connections) - $(field "$before" connections) )) $(( $(field "$after" bytes_up) - $(field "$before" bytes_up) ))" >> "$results"
@@ -95,7 +104,7 @@ PY
 
 echo "| scenario | BlinkEngage | plain libcurl | BlinkEngage: connections, requests, bytes sent | libcurl: connections, requests, bytes sent |"
 echo "|---|---|---|---|---|"
-for scenario in moments-at-start moments-at-checkout moments-at-checkout-warmed feed-first-start feed-later-start images-20 images-20-h2 events-500; do
+for scenario in ${ROUNDTRIP_SCENARIOS:-moments-at-start moments-at-checkout moments-at-checkout-warmed feed-first-start feed-later-start did-appear-3-hosts images-20 images-20-h2 events-500}; do
   read -r be_ms be_requests be_connections be_bytes < <(measure blinkengage "$scenario")
   read -r curl_ms curl_requests curl_connections curl_bytes < <(measure curl "$scenario")
   printf "| %s | %.0f ms (%.1f RTT) | %.0f ms (%.1f RTT) | %.0f, %.0f, %.0f | %.0f, %.0f, %.0f |\n" "$scenario" \
