@@ -1,9 +1,11 @@
-/* Shared by the benchmark programs that need a feed first (report_blinkengage.c, visibility_blinkengage.c): loads
- * the feed of the SDK's user and waits for it. */
+/* Shared by the benchmark programs that report about a feed's offer (report_blinkengage.c,
+ * visibility_blinkengage.c): their arguments, their configuration, and the feed load they wait for. */
 #ifndef FEED_COMMON_H
 #define FEED_COMMON_H
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "blinkengage.h"
 
 typedef struct {
@@ -21,6 +23,19 @@ static void bench_on_feed(be_offer_feed *feed, const be_error *error, void *user
     wait->finished = 1;
     pthread_cond_signal(&wait->done);
     pthread_mutex_unlock(&wait->lock);
+}
+
+/* "ENGAGE_URL COUNT": the configuration (Engage at ENGAGE_URL, storage in a new directory made from `storage`,
+ * a mkdtemp template), the count and `count` zeroed timings into `*costs`; NULL for bad arguments. */
+static be_config *bench_engage_config(int argc, char **argv, char *storage, size_t *count, uint64_t **costs) {
+    be_config *config;
+    if (argc < 3 || !mkdtemp(storage)) return NULL;
+    *count = (size_t)atol(argv[2]);
+    if (*count == 0 || !(*costs = calloc(*count, sizeof **costs))) return NULL;
+    config = be_config_new("bench-key");
+    be_config_set_engage_url(config, argv[1]);
+    be_config_set_storage_dir(config, storage);
+    return config;
 }
 
 /* The feed of `sdk`'s user (retained: release it), or NULL when the load failed. */

@@ -17,12 +17,7 @@ int main(int argc, char **argv) {
     be_offer_feed_event *event;
     size_t count, i;
     uint64_t *costs;
-    if (argc < 3 || !mkdtemp(storage)) return 2;
-    count = (size_t)atol(argv[2]);
-    if (count == 0 || !(costs = calloc(count, sizeof *costs))) return 2;
-    config = be_config_new("bench-key");
-    be_config_set_engage_url(config, argv[1]);
-    be_config_set_storage_dir(config, storage);
+    if (!(config = bench_engage_config(argc, argv, storage, &count, &costs))) return 2;
     if (be_sdk_start(config, &sdk) != BE_OK) return 1;
     be_sdk_set_user_identity(sdk, "bench-user");
     if (!(feed = bench_load_feed(sdk))) return 1;

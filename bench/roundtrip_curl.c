@@ -62,6 +62,15 @@ static int register_user(CURL *easy, const char *base, buffer *b, char *out, siz
     return 0;
 }
 
+/* Runs every transfer of `multi` to its end. */
+static void run_all(CURLM *multi) {
+    int running = 1;
+    while (running) {
+        curl_multi_perform(multi, &running);
+        if (running) curl_multi_poll(multi, NULL, 0, 1000, NULL);
+    }
+}
+
 int main(int argc, char **argv) {
     const char *scenario, *base, *ca;
     static buffer b;
@@ -96,17 +105,13 @@ int main(int argc, char **argv) {
     } else if (strcmp(scenario, "images-20") == 0) {
         static buffer images[20];
         CURLM *multi = curl_multi_init();
-        int running = 1;
         for (i = 0; i < 20; i++) {
             CURL *easy = handle(ca, &images[i]);
             snprintf(url, sizeof url, "%s/cdn/c/%d.png", base, 9000 + i);
             curl_easy_setopt(easy, CURLOPT_URL, url);
             curl_multi_add_handle(multi, easy);
         }
-        while (running) {
-            curl_multi_perform(multi, &running);
-            if (running) curl_multi_poll(multi, NULL, 0, 1000, NULL);
-        }
+        run_all(multi);
         requests = 20;
     } else if (strcmp(scenario, "did-appear-3-hosts") == 0 && argc >= 6) {
         /* the event on the registration's kept connection, the two pixels on fresh ones, all at once */
@@ -114,7 +119,6 @@ int main(int argc, char **argv) {
         CURL *engage = handle(ca, &answers[0]);
         CURLM *multi = curl_multi_init();
         struct curl_slist *headers;
-        int running = 1;
         if (register_user(engage, base, &answers[0], authorization, sizeof authorization)) return 1;
         headers = curl_slist_append(curl_slist_append(NULL, "Content-Type: application/json"), authorization);
         started = bench_now_ns();
@@ -131,10 +135,7 @@ int main(int argc, char **argv) {
             curl_easy_setopt(pixel, CURLOPT_URL, url);
             curl_multi_add_handle(multi, pixel);
         }
-        while (running) {
-            curl_multi_perform(multi, &running);
-            if (running) curl_multi_poll(multi, NULL, 0, 1000, NULL);
-        }
+        run_all(multi);
         requests = 3;
     } else if (strcmp(scenario, "events-500") == 0) {
         CURL *easy = handle(ca, &b);
