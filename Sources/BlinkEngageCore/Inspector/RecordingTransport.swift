@@ -11,7 +11,9 @@ final class RecordingTransport: Transport {
 
     func send(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
         let started = MonotonicClock.now()
-        base.send(request) { [recorder] outcome in
+        var request = request
+        request.recordsTimings = true
+        base.send(request) { [recorder, request] outcome in
             recorder.request(request, outcome: outcome, elapsedNanoseconds: MonotonicClock.now() &- started)
             completion(outcome)
         }

@@ -223,7 +223,7 @@ final class EasyHandle {
         responseHeaders[field.name] = field.value
     }
 
-    /// When each phase ended (a few getinfo reads: kept for the flight recorder, about 100 instructions).
+    /// When each phase ended: five getinfo reads, made only for a request the flight recorder follows.
     private var timings: HTTPTimings {
         var timings = HTTPTimings()
         func read(_ info: CURLINFO) -> Int64 {
@@ -243,7 +243,8 @@ final class EasyHandle {
         if code == CURLE_OK {
             var status = 0
             _ = be_curl_easy_getinfo_long(rawHandle, CURLINFO_RESPONSE_CODE, &status)
-            return .success(HTTPResponse(status: status, body: body, headers: responseHeaders, timings: timings))
+            return .success(HTTPResponse(status: status, body: body, headers: responseHeaders,
+                                         timings: request.recordsTimings ? timings : nil))
         }
         if exceededLimit || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge(request.maximumBodyBytes)) }
         let errorBuffer = prepared.errorBuffer

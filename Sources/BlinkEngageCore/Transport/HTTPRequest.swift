@@ -19,6 +19,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether the caller keeps the answer's body at a stable address (an image): a transport that copies the
     /// body anyway (the host's) puts it there at once, in `HTTPResponse.stableBody`, instead of copying twice.
     public var wantsStableBody = false { didSet { build = Build() } }
+    /// Whether the answer carries `HTTPResponse.timings` (the flight recorder's requests): read only then, off
+    /// every other request's path. Nothing of it goes on the wire, so changing it keeps the build.
+    public var recordsTimings = false
 
     /// Shared by the copies of one request as it was made, and replaced by any change: copies of one build put
     /// the same bytes on the wire, so `isByteIdentical` answers for them without reading them (a repeated fetch
