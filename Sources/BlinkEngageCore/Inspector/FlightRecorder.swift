@@ -20,6 +20,8 @@ public final class FlightRecorder: Sendable {
         var lines: [String] = []
         var next = 0
         var fileBytes = 0
+        /// `recorder.jsonl` open for appending (-1: not yet, or it could not be opened).
+        var file: Int32 = -1
     }
 
     let capacity: Int
@@ -32,8 +34,11 @@ public final class FlightRecorder: Sendable {
     init(capacity: Int, directory: String?) {
         self.capacity = max(1, capacity)
         path = directory.map { $0 + "/" + RecorderText.fileName }
-        let size = path.flatMap { FileIO.listing(String($0.dropLast(RecorderText.fileName.count + 1))).first { $0.name == RecorderText.fileName }?.size } ?? 0
-        ring = Locked(Ring(fileBytes: size))
+        ring = Locked(Ring())
+    }
+
+    deinit {
+        ring.withLock { ring in if ring.file >= 0 { close(ring.file) } }
     }
 
     /// A request that ended: `outcome` as the transport gave it, `queuedNanoseconds` from `send` to the end.
@@ -64,14 +69,19 @@ public final class FlightRecorder: Sendable {
                 ring.next = (ring.next + 1) % capacity
             }
             guard let path else { return }
-            if ring.fileBytes + line.utf8.count + 1 > Self.fileBytes {
+            if ring.file >= 0, ring.fileBytes + line.utf8.count + 1 > Self.fileBytes {
                 _ = rename(path, path + ".1")
-                ring.fileBytes = 0
+                close(ring.file)
+                ring.file = -1
             }
-            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else { return }
-            defer { close(descriptor) }
-            if (try? FileIO.writeAll(descriptor, Array((line + "\n").utf8))) != nil { ring.fileBytes += line.utf8.count + 1 }
+            if ring.file < 0 {
+                // Opened once per generation, continuing what an earlier run of the app left there.
+                ring.file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                var status = stat()
+                ring.fileBytes = ring.file >= 0 && fstat(ring.file, &status) == 0 ? Int(status.st_size) : 0
+            }
+            guard ring.file >= 0 else { return }
+            if (try? FileIO.writeAll(ring.file, Array((line + "\n").utf8))) != nil { ring.fileBytes += line.utf8.count + 1 }
         }
     }
 }
