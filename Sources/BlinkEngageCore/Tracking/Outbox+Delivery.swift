@@ -19,12 +19,13 @@ extension Outbox {
             let took = takeReports()
             let nowMonotonic = MonotonicClock.now()
             if recovered, ownership?.isHeld == true { adoptStoredItems(all: false) }
-            if let ownership, !ownership.isHeld, changed || !hearsOthers(ownership) {
+            // Deaf to the others (no watch, or none could be made now): look again after a while.
+            var deaf = ownership.map { !hearsOthers($0) } ?? false
+            if let ownership, !ownership.isHeld, changed || deaf {
                 _ = isOwner
                 lastDataVersion = database.map { Self.dataVersion($0) } ?? 0
+                deaf = !hearsOthers(ownership)  // the owner now, or waiting on a new one
             }
-            // Deaf to the others (no watch, or none could be made now): look again after a while.
-            let deaf = ownership.map { !hearsOthers($0) } ?? false
             if let ownership, ownership.isHeld, changed || deaf, let database {
                 // Another connection committed (another process's reports): take its rows.
                 let version = Self.dataVersion(database)
