@@ -19,10 +19,15 @@ final class CrashLoopGuard: Sendable {
         file = directory.map { BreakerFile(directory: $0) }
         // A mark left by an instance still inside its window (another SDK of this app, another process) is no
         // crash: only a mark no live instance holds counts.
+        let entered = file?.enterWindow()
         var previous = file?.read()
-        if file?.anotherInsideAWindow() == true { previous?.marked = false }
+        if entered?.othersInside == true { previous?.marked = false }
         breaker = CrashLoopBreaker(previous: previous)
-        if let file, breaker.mode != .inert { windowHold.withLock { $0 = file.holdWindow() } }
+        if let entered {
+            // An inert start opens no window: its mark stays for the next start to count.
+            if breaker.mode == .inert, entered.descriptor >= 0 { close(entered.descriptor) }
+            if breaker.mode != .inert { windowHold.withLock { $0 = entered.descriptor } }
+        }
         if let file, !file.write(breaker.record) {
             logger.warning("cannot write the crash-loop record in \(file.directory): repeated crashes at start will not be noticed")
         }
@@ -67,7 +72,7 @@ final class CrashLoopGuard: Sendable {
         guard breaker.mode != .inert, let file, firstAnswerOpened.withLock({ opened in defer { opened = true }; return !opened }) else {
             return completion
         }
-        windowHold.withLock { $0 = file.holdWindow() }
+        windowHold.withLock { $0 = file.enterWindow().descriptor }
         file.write(breaker.record)
         let cleared = breaker.cleared
         return { [self] value in

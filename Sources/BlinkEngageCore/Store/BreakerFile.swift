@@ -12,24 +12,19 @@ struct BreakerFile: Sendable {
     var recordPath: String { directory + "/breaker" }
     var quarantineRoot: String { directory + "/quarantine" }
 
-    /// Whether another instance (this process's or another's) is inside a window now: it holds `breaker.lock`
-    /// shared. Its mark is then no crash. (The record itself is replaced by a rename, so it cannot carry a lock.)
-    func anotherInsideAWindow() -> Bool {
+    /// Holds `breaker.lock` shared while this instance is inside a window: the descriptor to close after (-1 when
+    /// it could not be held), and whether another instance (this process's or another's) was inside one as this
+    /// one came, its mark then being no crash. (The record is replaced by renames, so it cannot carry the lock.)
+    func enterWindow() -> (descriptor: Int32, othersInside: Bool) {
         let descriptor = open(directory + "/breaker.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
-    }
-
-    /// Holds `breaker.lock` shared while this instance is inside a window; the descriptor to close after, or -1.
-    func holdWindow() -> Int32 {
-        let descriptor = open(directory + "/breaker.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return -1 }
-        if flock(descriptor, LOCK_SH) != 0 {
+        guard descriptor >= 0 else { return (-1, false) }
+        let othersInside = flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+        // Shared from here on (converting the exclusive lock when this instance got it).
+        guard flock(descriptor, LOCK_SH) == 0 else {
             close(descriptor)
-            return -1
+            return (-1, othersInside)
         }
-        return descriptor
+        return (descriptor, othersInside)
     }
 
     func read() -> CrashLoopBreaker.Record? {
