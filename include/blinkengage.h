@@ -613,7 +613,8 @@ be_status be_moments_request_set_payload(be_moments_request *request, const char
  * @param callback receives the response or the error (domain BE_MOMENTS_ERROR_DOMAIN, or the cancellation
  *        domain on shutdown), exactly once, on the callback thread or in be_sdk_dispatch().
  * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL sdk/request/callback;
- *         BE_ERR_INVALID_STATE after shutdown or in a forked child. On failure the callback never runs.
+ *         BE_ERR_INVALID_STATE after shutdown, in a forked child, or in a start the crash-loop breaker left
+ *         inert (be_stats.crash_loop_mode 2). On failure the callback never runs.
  */
 be_status be_sdk_fetch_moments_offers(be_sdk *sdk, const be_moments_request *request, be_moments_callback callback,
                                       void *user_data);
@@ -626,7 +627,8 @@ be_status be_sdk_fetch_moments_offers(be_sdk *sdk, const be_moments_request *req
  * failed is not kept, and a prefetch of a request already prefetched does nothing. Any thread.
  * @param sdk the instance.
  * @param request the request, copied: the host may free it right after.
- * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown or in a forked child.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown, in a forked child,
+ *         or in a start the crash-loop breaker left inert (be_stats.crash_loop_mode 2).
  */
 be_status be_sdk_prefetch_moments_offers(be_sdk *sdk, const be_moments_request *request);
 
@@ -681,7 +683,8 @@ const char *be_moments_response_privacy_url(const be_moments_response *response)
  *  - BE_OFFER_FEED_ERROR_UNAVAILABLE: no Engage URL, the registration this load waited for failed, the fetch
  *    failed (http_status set for a non-2xx answer), the answer cannot be decoded, or the feed is disabled
  *    remotely (which also clears the newest feed). Never an empty feed for any of these.
- * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown.
+ * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE after shutdown
+ *         or in a start the crash-loop breaker left inert (be_stats.crash_loop_mode 2).
  */
 be_status be_sdk_load_offer_feed(be_sdk *sdk, be_offer_feed_callback callback, void *user_data);
 
@@ -903,7 +906,8 @@ int be_creative_is_primary(const be_creative *creative);
  * @param user_data passed back to the callback untouched.
  * @param callback receives the ad or an error of BE_ZONE_AD_ERROR_DOMAIN, exactly once.
  * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL, "" or invalid UTF-8;
- *         BE_ERR_INVALID_STATE without a zone ad URL (be_config_set_zone_ad_url) or after shutdown.
+ *         BE_ERR_INVALID_STATE without a zone ad URL (be_config_set_zone_ad_url), after shutdown, or
+ *         in a start the crash-loop breaker left inert (be_stats.crash_loop_mode 2).
  */
 be_status be_sdk_fetch_zone_ad(be_sdk *sdk, const char *zone_id, be_zone_ad_callback callback, void *user_data);
 /** Takes one more reference to `ad` and returns it (NULL for NULL). End it with be_zone_ad_release(). */
@@ -948,7 +952,8 @@ be_status be_sdk_report_zone_ad_click(be_sdk *sdk, const be_zone_ad *ad);
  *        BE_CANCELLED_ERROR_DOMAIN at shutdown, exactly once.
  * @param user_data passed back to the callback untouched.
  * @return BE_OK when the callback will run; BE_ERR_INVALID_ARGUMENT for NULL or invalid UTF-8;
- *         BE_ERR_INVALID_STATE after shutdown. Any thread.
+ *         BE_ERR_INVALID_STATE after shutdown or in a start the crash-loop breaker left inert
+ *         (be_stats.crash_loop_mode 2). Any thread.
  */
 be_status be_sdk_fetch_image(be_sdk *sdk, const char *url, be_image_callback callback, void *user_data);
 /** Takes one more reference to `image` and returns it (NULL for NULL). End it with be_image_release(). Any thread. */

@@ -22,8 +22,7 @@ extension SDK {
 
     /// Loads the feed (or joins the load in progress). `completion` runs exactly once on the callback queue.
     public func loadOfferFeed(_ completion: @escaping @Sendable (Result<OfferFeed, ServiceError>) -> Void) throws(EngineFailure) {
-        try hostCall { () throws(EngineFailure) in
-            try crashGuard.refuseIfInert()
+        try fetchCall { () throws(EngineFailure) in
             let completion = crashGuard.watchingFirstAnswer(completion)
             feedLoader.load { [callbacks] result in callbacks.enqueue { completion(result) } }
         }

@@ -4,8 +4,7 @@ extension SDK {
     public func fetchMomentsOffers(
         _ request: MomentsRequest, completion: @escaping @Sendable (Result<MomentsResponse, ServiceError>) -> Void
     ) throws(EngineFailure) {
-        try hostCall { () throws(EngineFailure) in
-            try crashGuard.refuseIfInert()
+        try fetchCall { () throws(EngineFailure) in
             let signals = privacySignals
             let callbacks = self.callbacks
             switch prefetches.claim(PrefetchCache.Key(request: request, privacy: signals), waiter: { result in
@@ -26,8 +25,7 @@ extension SDK {
 
     /// Fetches Moments API offers now for a later `fetchMomentsOffers` of an equal request. A failure is not kept.
     public func prefetchMomentsOffers(_ request: MomentsRequest) throws(EngineFailure) {
-        try hostCall { () throws(EngineFailure) in
-            try crashGuard.refuseIfInert()
+        try fetchCall { () throws(EngineFailure) in
             let signals = privacySignals
             guard let token = prefetches.begin(PrefetchCache.Key(request: request, privacy: signals)) else {
                 logger.debug("a prefetch of this request is already there")

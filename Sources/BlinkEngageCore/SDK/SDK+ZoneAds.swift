@@ -5,7 +5,7 @@ extension SDK {
     public func fetchZoneAd(
         zoneID: String, completion: @escaping @Sendable (Result<ZoneAd, ServiceError>) -> Void
     ) throws(EngineFailure) {
-        try hostCall { () throws(EngineFailure) in
+        try fetchCall { () throws(EngineFailure) in
             guard !zoneID.isEmpty else { throw .invalidArgument("zone_id is empty") }
             guard let template = configuration.zoneAdURLTemplate else { throw .invalidState("no zone ad URL is configured") }
             let url = template.replacingOccurrences(of: "{zone}", with: PercentEncoding.encode(zoneID))

@@ -234,6 +234,15 @@ public final class SDK: Sendable {
         return try body()
     }
 
+    /// A host call that fetches something remote (offers, the feed, a zone ad, an image): refused, besides, when
+    /// the crash-loop breaker left this start inert.
+    func fetchCall<Result>(_ body: () throws(EngineFailure) -> Result) throws(EngineFailure) -> Result {
+        try hostCall { () throws(EngineFailure) -> Result in
+            try crashGuard.refuseIfInert()
+            return try body()
+        }
+    }
+
     /// Delivers `result` to `completion` through the callback queue (never inside the caller's call).
     func deliver<Value: Sendable>(_ result: Result<Value, ServiceError>, to completion: @escaping @Sendable (Result<Value, ServiceError>) -> Void) {
         callbacks.enqueue { completion(result) }

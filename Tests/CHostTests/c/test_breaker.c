@@ -8,6 +8,11 @@
 
 static be_offer_feed *feed; /* loaded once by the parent; forked children inherit it */
 
+/* An image callback an inert SDK never calls: its fetch is refused. */
+static void no_image(be_image *image, const be_error *error, void *user_data) {
+    (void)image, (void)error, (void)user_data;
+}
+
 static int requests_of_offers(void) { return sandbox_count("/native/v4/offers.json"); }
 
 /* A child starts on `config`, reports one feed event (acknowledged: BE_OK), and sends its first Moments request,
@@ -115,6 +120,7 @@ static void test_three_deaths_in_the_window_then_safe_mode_then_everything_back(
         be_moments_request *request = be_moments_request_new();
         CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, NULL), BE_ERR_INVALID_STATE);
         CHECK(strstr(be_last_error_message(), "inert") != NULL);
+        CHECK_INT(be_sdk_fetch_image(sdk, "https://cdn.example.com/a.png", no_image, NULL), BE_ERR_INVALID_STATE);
         be_moments_request_free(request);
     }
     be_sdk_shutdown(sdk, 0);
