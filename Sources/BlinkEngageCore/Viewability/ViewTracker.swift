@@ -47,7 +47,7 @@ final class ViewTracker: Sendable {
     /// is whole: the SDK, which holds the tracker, is known to it only weakly).
     func whenCounted(_ action: @escaping @Sendable (Impression) -> Void) { counted.withLock { $0 = action } }
 
-    /// How many viewable impressions were counted.
+    /// How many viewable impressions were counted and handed on.
     var impressions: UInt64 { table.withLock { $0.counted } }
 
     /// How many views are in progress or counted and still on screen.
@@ -66,10 +66,9 @@ final class ViewTracker: Sendable {
             } else {
                 table.entries[key] = entry
             }
-            if instant != nil { table.counted += 1 }
             return (instant, checkToSchedule(&table, for: entry.view.deadline(rule)))
         }
-        if let instant { counted.withLock { $0 }?(Impression(offer: offer, instant: instant)) }
+        if let instant { record([Impression(offer: offer, instant: instant)]) }
         if let check { scheduleCheck(at: check) }
     }
 
@@ -104,12 +103,18 @@ final class ViewTracker: Sendable {
                     earliest = min(earliest ?? deadline, deadline)
                 }
             }
-            table.counted += UInt64(reached.count)
             return checkToSchedule(&table, for: earliest)
         }
-        let action = reached.isEmpty ? nil : counted.withLock { $0 }
-        for impression in reached.sorted(by: { $0.instant < $1.instant }) { action?(impression) }
+        if !reached.isEmpty { record(reached.sorted { $0.instant < $1.instant }) }
         if let next { scheduleCheck(at: next) }
+    }
+
+    /// Hands the impressions on (their durable events), then counts them: a count someone reads is of views
+    /// already recorded, so a process killed right after reading it loses none of them.
+    private func record(_ impressions: [Impression]) {
+        let action = counted.withLock { $0 }
+        for impression in impressions { action?(impression) }
+        table.withLock { $0.counted += UInt64(impressions.count) }
     }
 
     /// Shutdown: views in progress count nothing, and no report counts after.
