@@ -94,4 +94,18 @@ struct OutboxStateTests {
         state.pendingDeletes = []
         #expect(state.isSettledAndStored(-1))
     }
+
+    @Test func aFlushWaitsForTheRowsOfItemsSettledJustBefore() {
+        var state = OutboxState(queue: OutboxQueue(maximumItems: 100, eventsEnabled: true))
+        state.queue.append(Self.event(7))
+        #expect(state.flushTargets == [7])
+        // Delivered before the flush began; its row is still owed a delete.
+        let settlement = state.queue.settle(.events([Self.event(7)], identity: "u"), verdict: .delivered, now: 1)
+        state.pendingDeletes.formUnion(settlement.delete)
+        #expect(state.queue.count == 0)
+        #expect(state.flushTargets == [7])
+        #expect(!state.isSettledAndStored(7))
+        state.pendingDeletes.remove(7)
+        #expect(state.isSettledAndStored(7))
+    }
 }

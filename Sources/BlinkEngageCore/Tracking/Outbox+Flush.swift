@@ -20,7 +20,7 @@ extension Outbox {
             state.queue.activeFlushes += 1
             state.queue.flushGeneration += 1
             state.wake = true
-            return (state.queue.flushableIDs, state.connectionFailures, state.flushAbortGeneration, dropped)
+            return (state.flushTargets, state.connectionFailures, state.flushAbortGeneration, dropped)
         }
         dropOverflowRows(dropped)
         waker.signal()  // always: the thread may be napping out a batch window

@@ -22,6 +22,10 @@ struct OutboxState {
     /// Old id to row id of items stored while a flush waits on their old ids.
     var renamed: [Int64: Int64] = [:]
 
+    /// What a flush starting now waits for: every queued item, and the rows of items settled a moment ago that
+    /// the delivery thread has yet to delete (a finished flush finds the store clean, whenever the answer came).
+    var flushTargets: Set<Int64> { queue.flushableIDs.union(pendingDeletes) }
+
     /// Delivered or dropped, and its row deleted: a finished flush finds the store clean.
     func isSettledAndStored(_ id: Int64) -> Bool {
         let current = renamed[id] ?? id
