@@ -1,4 +1,5 @@
 @testable import BlinkEngageCore
+import Foundation
 import Testing
 
 /// The crash-loop breaker's policy without I/O: starts in a row, each dying inside a window (true) or not.
@@ -28,6 +29,21 @@ struct CrashLoopBreakerTests {
     @Test(arguments: ["", "v1 3 1", "v1 3 2\n", "v2 3 1\n", "v1 -3 1\n", "v1 99999 1\n", "v1 3 1\nx", "v1  3 1\n"])
     func aDamagedRecordReadsAsNone(text: String) {
         #expect(CrashLoopBreaker.Record(text: Array(text.utf8)) == nil)
+    }
+
+    @Test func thresholdZeroTurnsTheBreakerOff() throws {
+        let directory = NSTemporaryDirectory() + "be-breaker-off-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = BreakerFile(directory: directory)
+        #expect(file.write(CrashLoopBreaker.Record(consecutive: 2, marked: true)))  // a row that means safe mode
+        let logger = Logger(handler: nil, minimumLevel: .error)
+        let off = CrashLoopGuard(directory: directory, threshold: 0, logger: logger)
+        #expect(off.mode == .normal)
+        #expect(off.moveAside() == nil)
+        off.startFinished()
+        #expect(file.read() == CrashLoopBreaker.Record(consecutive: 2, marked: true))  // not read, not written
+        #expect(CrashLoopGuard(directory: directory, logger: logger).mode == .safe)  // the default counts it
     }
 
     @Test func recordsRoundTrip() {

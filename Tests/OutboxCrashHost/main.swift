@@ -26,6 +26,16 @@ var configuration = SDKConfiguration(apiKey: "demo-key")
 configuration.storageRoot = arguments[2]
 try configuration.setEngageURL(arguments[3])
 configuration.timeoutMilliseconds = 5000
+// Killed at random instants, a host often dies while starting: the crash-loop breaker would then start the next
+// one in safe or inert mode, which is what test_breaker tests. Here the outbox is under test.
+configuration.crashLoopThreshold = 0
+if getenv("BE_HOST_LOG") != nil {  // the SDK's log on stderr, to follow a failing run
+    configuration.logMinimumLevel = .debug
+    configuration.logHandler = { level, message in
+        let line = "[\(MonotonicClock.now() / 1_000_000) ms] \(level) \(message)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+}
 let sdk = try SDK(configuration: configuration)
 guard sdk.storageDirectory != nil else { exit(3) }
 

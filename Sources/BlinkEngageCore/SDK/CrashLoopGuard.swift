@@ -14,15 +14,16 @@ final class CrashLoopGuard: Sendable {
     /// `breaker.lock` held shared while this instance is inside a window (-1: none).
     private let windowHold = Locked<Int32>(-1)
 
-    /// Reads the record left by earlier starts, decides, and opens the start's window (unless inert).
-    init(directory: String?, logger: Logger) {
-        file = directory.map { BreakerFile(directory: $0) }
+    /// Reads the record left by earlier starts, decides, and opens the start's window (unless inert). With
+    /// `threshold` 0 the breaker is off: every start is normal and nothing is recorded.
+    init(directory: String?, threshold: Int = CrashLoopBreaker.defaultThreshold, logger: Logger) {
+        file = threshold > 0 ? directory.map { BreakerFile(directory: $0) } : nil
         // A mark left by an instance still inside its window (another SDK of this app, another process) is no
         // crash: only a mark no live instance holds counts.
         let entered = file?.enterWindow()
         var previous = file?.read()
         if entered?.othersInside == true { previous?.marked = false }
-        breaker = CrashLoopBreaker(previous: previous)
+        breaker = CrashLoopBreaker(previous: previous, threshold: max(1, threshold))
         if let entered {
             // An inert start opens no window: its mark stays for the next start to count.
             if breaker.mode == .inert, entered.descriptor >= 0 { close(entered.descriptor) }

@@ -98,7 +98,7 @@ public final class SDK: Sendable {
             logger.warning("no home directory is known; tracking is kept in memory only")
             directory = nil
         }
-        crashGuard = CrashLoopGuard(directory: directory, logger: logger)
+        crashGuard = CrashLoopGuard(directory: directory, threshold: configuration.crashLoopThreshold, logger: logger)
         if crashGuard.mode == .safe, let aside = crashGuard.moveAside() {
             logger.error("stored data moved aside to \(aside); its queued reports come back at the next normal start")
         }

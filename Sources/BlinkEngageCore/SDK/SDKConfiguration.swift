@@ -30,6 +30,10 @@ public struct SDKConfiguration: Sendable {
     public var recorderEntries: Int?
     /// The flight recorder's size as configured, or by the mode.
     public var effectiveRecorderEntries: Int { recorderEntries ?? (development ? 256 : 0) }
+    /// Consecutive starts that die inside a window before the next one runs in safe mode (CrashLoopBreaker);
+    /// 0 turns the breaker off. Engine only: a harness that kills its hosts on purpose, at random instants,
+    /// tests the outbox, not the breaker, and must not see its safe and inert starts.
+    public var crashLoopThreshold = CrashLoopBreaker.defaultThreshold
     public var logHandler: LogHandler?
     public var logMinimumLevel = LogLevel.info
     public var outboxMaximumItems = defaultOutboxMaximumItems
