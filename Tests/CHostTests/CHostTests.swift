@@ -52,6 +52,9 @@ final class CHostTests: XCTestCase {
 
     func testZoneAds() throws { try buildAndRun("test_zone_ads") }
 
+    /// Its own getaddrinfo counts and holds lookups (Tests/CHostTests/c/test_dns.c).
+    func testEachNameIsLookedUpOnceAndAHungLookupHoldsBackNoOtherHost() throws { try buildAndRun("test_dns") }
+
     func testHostileServersAndCarelessHosts() throws { try buildAndRun("test_hostile") }
 
     func testTrackingIdleFullDiskAndIdentities() throws { try buildAndRun("test_tracking") }
