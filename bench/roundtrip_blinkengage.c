@@ -1,7 +1,7 @@
 /* The round trips a user waits for, through BlinkEngage: one scenario of issue "Offers at checkout in one round
  * trip" per run, against the sandbox over TLS behind bench/latency_proxy.py.
  *   roundtrip_blinkengage SCENARIO BASE_URL CA_FILE STORAGE_ROOT
- * SCENARIO: moments-at-start, moments-at-checkout, moments-at-checkout-warmed (be_sdk_warm_up() at start),
+ * SCENARIO: moments-at-start, moments-at-checkout, moments-at-checkout-cold (be_config_set_warm_up_at_start() off),
  * feed-first-start, feed-later-start, images-20, events-500, did-appear-3-hosts (the event and both pixels of
  * one did_appear, each on a host of its own, until all are accepted).
  * Prints "milliseconds requests_sent" (the time of the scenario's measured span, the SDK's request count). */
@@ -49,10 +49,11 @@ static void wait_for(int calls) {
     pthread_mutex_unlock(&w.lock);
 }
 
-static be_sdk *start(const char *base, const char *ca, const char *storage) {
+static be_sdk *start_with(const char *base, const char *ca, const char *storage, int warm_up_at_start) {
     char url[600];
     be_config *config = be_config_new("demo-key");
     be_sdk *sdk = NULL;
+    be_config_set_warm_up_at_start(config, warm_up_at_start);
     snprintf(url, sizeof url, "%s/native/v4", base);
     be_config_set_moments_url(config, url);
     be_config_set_engage_url(config, base);
@@ -65,6 +66,8 @@ static be_sdk *start(const char *base, const char *ca, const char *storage) {
     be_config_free(config);
     return sdk;
 }
+
+static be_sdk *start(const char *base, const char *ca, const char *storage) { return start_with(base, ca, storage, 1); }
 
 static uint64_t requests(be_sdk *sdk) {
     be_stats stats;
@@ -93,10 +96,9 @@ int main(int argc, char **argv) {
         sdk = start(base, ca, storage);
         fetch(sdk);
         wait_for(1);
-    } else if (strcmp(scenario, "moments-at-checkout") == 0 || strcmp(scenario, "moments-at-checkout-warmed") == 0) {
+    } else if (strcmp(scenario, "moments-at-checkout") == 0 || strcmp(scenario, "moments-at-checkout-cold") == 0) {
         struct timespec app = {2, 0};
-        sdk = start(base, ca, storage);
-        if (strcmp(scenario, "moments-at-checkout-warmed") == 0) be_sdk_warm_up(sdk);
+        sdk = start_with(base, ca, storage, strcmp(scenario, "moments-at-checkout") == 0);
         nanosleep(&app, NULL); /* the app runs; the SDK had time */
         started = bench_now_ns();
         fetch(sdk);

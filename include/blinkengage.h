@@ -238,7 +238,11 @@ const char *be_last_error_message(void);
 
 /**
  * @defgroup configuration Configuration
- * Configuration
+ * Configuration. The built-in transport is libcurl's: connections are kept and reused per host (HTTP/2 where
+ * an https server offers it), and names are looked up on libcurl's resolver thread, so a slow lookup holds back
+ * no request to another host. Each of an SDK's three connection pools (the service's requests, beacons, images)
+ * looks a name up once and reuses the answer for 60 s (libcurl's DNS cache: a system lookup gives no TTL); a
+ * request over a kept connection needs no lookup at all.
  * @{
  */
 
@@ -326,6 +330,19 @@ be_status be_config_set_viewability(be_config *config, double min_fraction, uint
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or an unknown value (the configuration is then unchanged).
  */
 be_status be_config_set_impression_beacons(be_config *config, be_impression_beacons when);
+
+/**
+ * Whether be_sdk_start() opens the connections the first fetch needs ahead of it, as be_sdk_warm_up() does: one
+ * HEAD of the Moments host's root (and of the Engage host's, when it is another), TLS done, the connection kept.
+ * On by default: a fetch at checkout then costs one round trip instead of three. Off, the SDK makes no request
+ * until the host asks for one (a host waiting for the user's consent before any network use, say). Nothing is
+ * opened with a host transport, without an API key, or in a start the crash-loop breaker left inert. A warm-up
+ * counts in be_stats.requests_sent.
+ * @param config the configuration; NULL is refused.
+ * @param enabled nonzero (the default) or 0.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL.
+ */
+be_status be_config_set_warm_up_at_start(be_config *config, int enabled);
 
 /**
  * Installs a log handler for messages at `min_level` and above. `fn` NULL removes the handler.

@@ -104,7 +104,7 @@ PY
 
 echo "| scenario | BlinkEngage | plain libcurl | BlinkEngage: connections, requests, bytes sent | libcurl: connections, requests, bytes sent |"
 echo "|---|---|---|---|---|"
-for scenario in ${ROUNDTRIP_SCENARIOS:-moments-at-start moments-at-checkout moments-at-checkout-warmed feed-first-start feed-later-start did-appear-3-hosts images-20 images-20-h2 events-500}; do
+for scenario in ${ROUNDTRIP_SCENARIOS:-moments-at-start moments-at-checkout moments-at-checkout-cold feed-first-start feed-later-start did-appear-3-hosts images-20 images-20-h2 events-500}; do
   read -r be_ms be_requests be_connections be_bytes < <(measure blinkengage "$scenario")
   read -r curl_ms curl_requests curl_connections curl_bytes < <(measure curl "$scenario")
   printf "| %s | %.0f ms (%.1f RTT) | %.0f ms (%.1f RTT) | %.0f, %.0f, %.0f | %.0f, %.0f, %.0f |\n" "$scenario" \

@@ -125,6 +125,13 @@ public func be_config_set_impression_beacons(_ config: OpaquePointer?, _ when: b
 }
 
 @c @implementation
+public func be_config_set_warm_up_at_start(_ config: OpaquePointer?, _ enabled: Int32) -> be_status {
+    configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
+        configuration.warmUpAtStart = enabled != 0
+    }
+}
+
+@c @implementation
 public func be_config_set_fetch_io(_ config: OpaquePointer?, _ io: be_fetch_io) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
         configuration.fetchIO = try known(io.rawValue, "fetch I/O")

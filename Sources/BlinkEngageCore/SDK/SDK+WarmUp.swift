@@ -6,18 +6,21 @@ extension SDK {
     /// later warm-up or fetch opens it again. With a host's transport it does nothing: the connections are the
     /// host's.
     public func warmUp() throws(EngineFailure) {
-        try hostCall { () throws(EngineFailure) in
-            guard configuration.hostHTTPSend == nil else { return }
-            let moments = Self.origin(of: configuration.momentsURL)
-            var targets: [(String, any Transport)] = moments.map { [($0, fetchTransport)] } ?? []
-            if let engage = configuration.engageURL.flatMap(Self.origin), engage != moments { targets.append((engage, transport)) }
-            for (origin, via) in targets {
-                let request = HTTPRequest(method: .head, url: origin + "/", headers: [("User-Agent", configuration.effectiveUserAgent)],
-                                          timeoutMilliseconds: configuration.timeoutMilliseconds, followRedirects: false)
-                recorder?.decision("warm_up", "a connection to \(origin) opened ahead of the next request")
-                via.send(request) { [logger] outcome in
-                    if case .failure(let error) = outcome { logger.debug("warm-up of \(origin) failed: \(error.message)") }
-                }
+        try hostCall { () throws(EngineFailure) in openConnectionsAhead() }
+    }
+
+    /// The warm-up itself: at start (`SDKConfiguration.warmUpAtStart`) and for `warmUp`.
+    func openConnectionsAhead() {
+        guard configuration.hostHTTPSend == nil else { return }
+        let moments = Self.origin(of: configuration.momentsURL)
+        var targets: [(String, any Transport)] = moments.map { [($0, fetchTransport)] } ?? []
+        if let engage = configuration.engageURL.flatMap(Self.origin), engage != moments { targets.append((engage, transport)) }
+        for (origin, via) in targets {
+            let request = HTTPRequest(method: .head, url: origin + "/", headers: [("User-Agent", configuration.effectiveUserAgent)],
+                                      timeoutMilliseconds: configuration.timeoutMilliseconds, followRedirects: false)
+            recorder?.decision("warm_up", "a connection to \(origin) opened ahead of the next request")
+            via.send(request) { [logger] outcome in
+                if case .failure(let error) = outcome { logger.debug("warm-up of \(origin) failed: \(error.message)") }
             }
         }
     }

@@ -204,9 +204,18 @@ public final class SDK: Sendable {
         views.whenCounted { [weak self] impression in self?.recordViewable(impression) }
         crashGuard.startFinished()
         logger.debug("started; storage at \(storageDirectory ?? "memory")")
+        // The first fetch then costs one round trip, not three (TCP, TLS, the request). An inert start, or one
+        // without an API key (its fetches fail before any request), makes no request of its own.
+        if configuration.warmUpAtStart, crashGuard.mode != .inert, !configuration.apiKey.isEmpty { openConnectionsAhead() }
     }
 
-    static let firstPartyTransport = TransportOptions(threadName: "be-transport", maximumTotalConnections: 8, maximumConnectionsPerHost: 4)
+    /// The service's requests: few, each waited for. A fetch right after the start's warm-up opens a connection
+    /// of its own rather than wait out the warm-up's handshake to learn it cannot share it (HTTP/1.1).
+    static let firstPartyTransport: TransportOptions = {
+        var options = TransportOptions(threadName: "be-transport", maximumTotalConnections: 8, maximumConnectionsPerHost: 4)
+        options.waitsToMultiplex = false
+        return options
+    }()
 
     // Beacons go one at a time per host anyway.
     static let beaconTransport = TransportOptions(

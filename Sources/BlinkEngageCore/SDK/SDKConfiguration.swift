@@ -30,6 +30,9 @@ public struct SDKConfiguration: Sendable {
     public var recorderEntries: Int?
     /// The flight recorder's size as configured, or by the mode.
     public var effectiveRecorderEntries: Int { recorderEntries ?? (development ? 256 : 0) }
+    /// The start opens the connections to the Moments and Engage hosts ahead of the first fetch, as
+    /// `SDK.warmUp` does (`be_config_set_warm_up_at_start`). On by default.
+    public var warmUpAtStart = true
     /// Consecutive starts that die inside a window before the next one runs in safe mode (CrashLoopBreaker);
     /// 0 turns the breaker off. Engine only: a harness that kills its hosts on purpose, at random instants,
     /// tests the outbox, not the breaker, and must not see its safe and inert starts.

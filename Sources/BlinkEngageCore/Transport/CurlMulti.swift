@@ -7,6 +7,7 @@ internal import CCurl
 final class CurlMulti: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
     private let network: NetworkOptions
+    private let waitsToMultiplex: Bool
     private var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
     /// Easy handles of finished requests, with their options, for the next ones: a new handle costs an
     /// allocation of libcurl's whole per-transfer state and its zeroing, every request.
@@ -19,6 +20,7 @@ final class CurlMulti: @unchecked Sendable {
         guard let raw = curl_multi_init() else { throw .noMemory("libcurl could not create a multi handle") }
         self.raw = raw
         network = options.network
+        waitsToMultiplex = options.waitsToMultiplex
         _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maximumTotalConnections)
         _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, options.maximumConnectionsPerHost)
     }
@@ -41,7 +43,7 @@ final class CurlMulti: @unchecked Sendable {
             let prepared: PreparedHandle
             if let reused { prepared = idle.remove(at: reused) } else { prepared = try PreparedHandle() }
             let easy = try EasyHandle(on: prepared, isConfigured: identical != nil, request: request, network: network,
-                                      completion: completion)
+                                      waitsToMultiplex: waitsToMultiplex, completion: completion)
             let added = curl_multi_add_handle(raw, easy.rawHandle)
             guard added == CURLM_OK else {
                 return completion(.failure(.network(String(cString: curl_multi_strerror(added)))))

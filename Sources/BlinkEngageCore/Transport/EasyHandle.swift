@@ -45,6 +45,7 @@ final class EasyHandle {
     let prepared: PreparedHandle
     let request: HTTPRequest
     let network: NetworkOptions
+    let waitsToMultiplex: Bool
     let completion: HTTPCompletion
     private(set) var body: [UInt8] = []
     private(set) var responseHeaders: [String: String] = [:]
@@ -54,11 +55,13 @@ final class EasyHandle {
     ///   - prepared: the handle to send on.
     ///   - isConfigured: whether `prepared` is configured for a byte-identical request (`CurlMulti` looked): it is
     ///     then used as it is; otherwise it is configured here, reset first when it carries another request's options.
+    ///   - waitsToMultiplex: `TransportOptions.waitsToMultiplex`.
     init(on prepared: PreparedHandle, isConfigured: Bool, request: HTTPRequest, network: NetworkOptions,
-         completion: @escaping HTTPCompletion) throws(TransportError) {
+         waitsToMultiplex: Bool, completion: @escaping HTTPCompletion) throws(TransportError) {
         self.prepared = prepared
         self.request = request
         self.network = network
+        self.waitsToMultiplex = waitsToMultiplex
         self.completion = completion
         prepared.errorBuffer.pointee = 0
         if !isConfigured {
@@ -128,8 +131,10 @@ final class EasyHandle {
         // Transfers to an https host whose connection is being made wait to learn whether it multiplexes (HTTP/2
         // by ALPN, at the end of the TLS handshake): then they share it instead of opening one connection each,
         // with a TCP and TLS handshake each. Never over plain http: there the wait lasts until the first answer,
-        // and a hanging one would hold every other request to the host.
-        try set(CURLOPT_PIPEWAIT, request.url.utf8.prefix(6).map { $0 | 0x20 }.elementsEqual("https:".utf8) ? 1 : 0)
+        // and a hanging one would hold every other request to the host. Only where the transport wants it
+        // (`TransportOptions.waitsToMultiplex`).
+        let https = request.url.utf8.prefix(6).map { $0 | 0x20 }.elementsEqual("https:".utf8)
+        try set(CURLOPT_PIPEWAIT, waitsToMultiplex && https ? 1 : 0)
         // Refuse early when the server announces a larger body; the write callback catches the rest.
         try check(be_curl_easy_setopt_off_t(rawHandle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodyBytes)),
                   CURLOPT_MAXFILESIZE_LARGE)

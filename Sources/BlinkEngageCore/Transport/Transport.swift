@@ -24,6 +24,10 @@ public struct TransportOptions: Sendable {
     /// The transport thread's name (at most 15 bytes).
     public var threadName = "be-transport"
     public var network = NetworkOptions()
+    /// Whether a request to an https host whose connection is still being made waits to learn if it can share it
+    /// (HTTP/2), rather than open one of its own. Against an HTTP/1.1 server the wait costs the handshake: off
+    /// where requests are few and each is waited for (the service's), on where many go at once (images).
+    public var waitsToMultiplex = true
     public init() {}
 
     public init(threadName: String, maximumTotalConnections: Int, maximumConnectionsPerHost: Int) {

@@ -368,24 +368,34 @@ static long client_port_after(const char *requests, const char *needle) {
     return strtol(port + 15, NULL, 10);
 }
 
-/* be_sdk_warm_up opens the connection ahead (a HEAD of the host's root) and the fetch then rides on it. */
-static void test_a_warm_up_leaves_the_connection_the_fetch_uses(void) {
+/* Waits until the sandbox has seen `count` HEADs of "/" (60 s at most). */
+static int wait_for_warm_ups(int count) {
+    int i;
+    for (i = 0; i < 60000 && sandbox_count("/") < count; i++) {
+        struct timespec tick = {0, 1000000};
+        nanosleep(&tick, NULL);
+    }
+    return sandbox_count("/") == count;
+}
+
+/* Starts, lets `warm_up` open the connection, fetches, and checks that the fetch rode on the warm-up's. */
+static void expect_the_fetch_on_the_warm_connection(be_config *config, int explicit_warm_up) {
     be_moments_request *request = placement_request();
     test_result r;
     char *requests = NULL;
     long warm, fetched;
-    int i;
     be_sdk *fresh = NULL;
-    be_config *config = sandbox_config("demo-key");
+    be_stats stats;
     sandbox_reset();
-    CHECK_INT(be_sdk_warm_up(NULL), BE_ERR_INVALID_ARGUMENT);
     CHECK_INT(be_sdk_start(config, &fresh), BE_OK);
-    CHECK_INT(be_sdk_warm_up(fresh), BE_OK);
-    for (i = 0; i < 20000 && sandbox_count("/") == 0; i++) { /* the HEAD reached the sandbox */
-        struct timespec tick = {0, 1000000};
-        nanosleep(&tick, NULL);
+    if (explicit_warm_up) {
+        memset(&stats, 0, sizeof stats);
+        stats.struct_size = sizeof stats;
+        CHECK_INT(be_sdk_get_stats(fresh, &stats), BE_OK);
+        CHECK_INT(stats.requests_sent, 0); /* warm-up at start is off: the start made no request */
+        CHECK_INT(be_sdk_warm_up(fresh), BE_OK);
     }
-    CHECK_INT(sandbox_count("/"), 1);
+    CHECK(wait_for_warm_ups(1));
     test_result_init(&r);
     CHECK_INT(be_sdk_fetch_moments_offers(fresh, request, on_moments, &r), BE_OK);
     CHECK(test_result_wait(&r, 1) && !r.has_error);
@@ -394,11 +404,23 @@ static void test_a_warm_up_leaves_the_connection_the_fetch_uses(void) {
     fetched = client_port_after(requests, "\"path\": \"/native/v4/offers.json\"");
     CHECK(warm > 0);
     CHECK_INT(fetched, warm); /* one connection: the fetch paid no TCP or TLS of its own */
+    CHECK_INT(sandbox_count("/"), 1);
     free(requests);
     test_result_dispose(&r);
     be_sdk_shutdown(fresh, 1000);
-    be_config_free(config);
     be_moments_request_free(request);
+}
+
+/* The start opens the connection ahead (a HEAD of the host's root) and the first fetch rides on it; with that
+ * off, be_sdk_warm_up does the same when the host calls it. */
+static void test_the_start_or_a_warm_up_leaves_the_connection_the_fetch_uses(void) {
+    be_config *config = sandbox_config("demo-key");
+    CHECK_INT(be_sdk_warm_up(NULL), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_config_set_warm_up_at_start(NULL, 1), BE_ERR_INVALID_ARGUMENT);
+    expect_the_fetch_on_the_warm_connection(config, 0);
+    CHECK_INT(be_config_set_warm_up_at_start(config, 0), BE_OK);
+    expect_the_fetch_on_the_warm_connection(config, 1);
+    be_config_free(config);
 }
 
 int main(void) {
@@ -421,7 +443,7 @@ int main(void) {
     RUN(test_sandbox_refuses_what_the_library_would_never_send);
     RUN(test_response_outlives_the_sdk);
     RUN(test_null_getters_answer_null);
-    LIBCURL_ONLY(test_a_warm_up_leaves_the_connection_the_fetch_uses); /* a host's transport has its own connections */
+    LIBCURL_ONLY(test_the_start_or_a_warm_up_leaves_the_connection_the_fetch_uses); /* a host's transport has its own connections */
     be_sdk_shutdown(sdk, 1000);
     return test_finish();
 }

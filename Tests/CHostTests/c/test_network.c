@@ -55,6 +55,7 @@ static void test_proxies_carry_the_requests(void) {
         test_result r;
         sandbox_reset();
         CHECK_INT(be_config_set_proxy(config, proxies[i]), BE_OK);
+        CHECK_INT(be_config_set_warm_up_at_start(config, 0), BE_OK); /* the fetch's request alone */
         fetch_with(config, moments, &r);
         if (r.has_error) fprintf(stderr, "through %s: %s\n", proxies[i], r.message);
         CHECK(!r.has_error);

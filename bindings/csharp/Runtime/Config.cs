@@ -38,6 +38,8 @@ namespace BlinkEngage
         /// <summary>The flight recorder's size in entries; 0 turns it off (default: 256 in development mode).</summary>
         public Config SetRecorder(uint maxEntries) { return Check(Native.be_config_set_recorder(Handle, maxEntries)); }
         public Config SetImpressionBeacons(ImpressionBeacons when) { return Check(Native.be_config_set_impression_beacons(Handle, when)); }
+        /// <summary>Whether the start opens the service's connections ahead of the first fetch (default: true).</summary>
+        public Config SetWarmUpAtStart(bool enabled) { return Check(Native.be_config_set_warm_up_at_start(Handle, enabled ? 1 : 0)); }
         public Config SetOutboxLimits(uint maxItems, uint maxAgeSeconds) { return Check(Native.be_config_set_outbox_limits(Handle, maxItems, maxAgeSeconds)); }
         /// <param name="maxAgeSeconds">0 turns the feed cache off.</param>
         public Config SetFeedCache(uint maxAgeSeconds) { return Check(Native.be_config_set_feed_cache(Handle, maxAgeSeconds)); }

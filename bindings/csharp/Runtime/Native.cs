@@ -165,6 +165,8 @@ namespace BlinkEngage
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status be_config_set_impression_beacons(ConfigHandle config, ImpressionBeacons when);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_config_set_warm_up_at_start(ConfigHandle config, int enabled);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status be_config_set_log_handler(ConfigHandle config, LogFn fn, LogLevel min_level, IntPtr user_data);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status be_config_set_outbox_limits(ConfigHandle config, uint max_items, uint max_age_s);

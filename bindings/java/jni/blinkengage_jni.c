@@ -260,7 +260,7 @@ JNI(jint, configSetString, jlong handle, jint option, jbyteArray value) {
     return status;
 }
 
-enum { TIMEOUT_MS, DEVELOPMENT, CALLBACK_MODE, FETCH_IO, OUTBOX_LIMITS, FEED_CACHE, PREFETCH_TTL, IMAGE_CACHE, IMPRESSION_BEACONS, RECORDER };
+enum { TIMEOUT_MS, DEVELOPMENT, CALLBACK_MODE, FETCH_IO, OUTBOX_LIMITS, FEED_CACHE, PREFETCH_TTL, IMAGE_CACHE, IMPRESSION_BEACONS, RECORDER, WARM_UP };
 
 /* Numbers arrive as jlong and are range-checked here: a negative or oversized value is refused, not wrapped. */
 JNI(jint, configSetNumbers, jlong handle, jint option, jlong a, jlong b) {
@@ -280,6 +280,7 @@ JNI(jint, configSetNumbers, jlong handle, jint option, jlong a, jlong b) {
     case IMAGE_CACHE: return be_config_set_image_cache(config, (uint64_t)a, (uint64_t)b);
     case IMPRESSION_BEACONS: return be_config_set_impression_beacons(config, (be_impression_beacons)a);
     case RECORDER: return be_config_set_recorder(config, (uint32_t)a);
+    case WARM_UP: return be_config_set_warm_up_at_start(config, a != 0);
     }
     return BE_ERR_INVALID_ARGUMENT;
 }

@@ -59,6 +59,7 @@ _SIGNATURES = {
     "be_config_set_fetch_io": (c_int, [c_void_p, c_int]),
     "be_config_set_viewability": (c_int, [c_void_p, ctypes.c_double, c_uint32]),
     "be_config_set_impression_beacons": (c_int, [c_void_p, c_int]),
+    "be_config_set_warm_up_at_start": (c_int, [c_void_p, c_int]),
     "be_config_set_log_handler": (c_int, [c_void_p, LOG_FN, c_int, c_void_p]),
     "be_sdk_start": (c_int, [c_void_p, POINTER(c_void_p)]),
     "be_sdk_set_user_identity": (c_int, [c_void_p, c_char_p]),

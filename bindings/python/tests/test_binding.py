@@ -200,7 +200,8 @@ def test_privacy_signals_reach_the_wire_and_bad_ones_are_refused(sandbox: str, s
     request = blinkengage.MomentsRequest("checkout", ip="203.0.113.7")
     response = ok(sdk, blinkengage.MomentsResponse, lambda done: sdk.fetch_moments_offers(request, done))
     assert response.offers
-    body = json.loads(recorded(sandbox)[-1]["body"])
+    fetched = [r for r in recorded(sandbox) if r["path"] == "/native/v4/offers.json"]
+    body = json.loads(fetched[-1]["body"])
     assert body["us_privacy"] == "1YNN" and body["gdpr"] == "1" and body["lmt"] == "1" and "ip" not in body
 
 

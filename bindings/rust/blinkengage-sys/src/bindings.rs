@@ -243,6 +243,12 @@ extern "C" {
     ) -> be_status;
 }
 extern "C" {
+    pub fn be_config_set_warm_up_at_start(
+        config: *mut be_config,
+        enabled: ::std::os::raw::c_int,
+    ) -> be_status;
+}
+extern "C" {
     pub fn be_config_set_log_handler(
         config: *mut be_config,
         fn_: be_log_fn,

@@ -66,10 +66,12 @@ public final class Config extends NativeResource {
         }
         return this;
     }
-    /** @param whenViewable impression beacons fire once per viewable impression instead of at every appearance. */
     /** The flight recorder's size in entries; 0 turns it off (default: 256 in development mode, else off). */
     public Config recorder(long maxEntries) { return numbers(Native.RECORDER, maxEntries, 0); }
+    /** @param whenViewable impression beacons fire once per viewable impression instead of at every appearance. */
     public Config impressionBeaconsWhenViewable(boolean whenViewable) { return numbers(Native.IMPRESSION_BEACONS, whenViewable ? 1 : 0, 0); }
+    /** @param enabled the start opens the service's connections ahead of the first fetch (the default). */
+    public Config warmUpAtStart(boolean enabled) { return numbers(Native.WARM_UP, enabled ? 1 : 0, 0); }
     public Config outboxLimits(long maxItems, long maxAgeSeconds) { return numbers(Native.OUTBOX_LIMITS, maxItems, maxAgeSeconds); }
     /** @param maxAgeSeconds 0 turns the feed cache off. */
     public Config feedCache(long maxAgeSeconds) { return numbers(Native.FEED_CACHE, maxAgeSeconds, 0); }

@@ -22,7 +22,7 @@ final class Native {
     static final int URL_MOMENTS = 0, URL_ENGAGE = 1, URL_ZONE_AD = 2, STORAGE_DIR = 3, USER_AGENT = 4, PROXY = 5,
             CA_FILE = 6, PINS = 7;
     static final int TIMEOUT_MS = 0, DEVELOPMENT = 1, CALLBACK_MODE = 2, FETCH_IO = 3, OUTBOX_LIMITS = 4,
-            FEED_CACHE = 5, PREFETCH_TTL = 6, IMAGE_CACHE = 7, IMPRESSION_BEACONS = 8, RECORDER = 9;
+            FEED_CACHE = 5, PREFETCH_TTL = 6, IMAGE_CACHE = 7, IMPRESSION_BEACONS = 8, RECORDER = 9, WARM_UP = 10;
     static native long configNew(byte[] apiKey);
     static native void configFree(long config);
     static native int configSetString(long config, int option, byte[] value);
