@@ -4,7 +4,8 @@ through it costs what it costs on a phone's network (default 50 ms each way: a 1
 
   latency_proxy.py --target HOST:PORT [--delay-ms 50] [--jitter-ms 0] [--bytes-per-second 0] [--seed 1]
 
-Prints "listening on PORT control CONTROL_PORT" once ready and runs until stdin closes. The control port answers
+Prints "listening on PORT control CONTROL_PORT http://127.0.0.1:PORT" once ready and runs until stdin closes
+(--exit-on-stdin-eof is accepted and changes nothing, for the tests' harness). The control port answers
 any request with the counters as JSON: connections accepted, bytes each way, and the round trips the proxy
 carried (each time the data turned around: a client chunk after server data, or a server chunk after client
 data, counts one half). Tests assert these counts, never the time.
@@ -83,6 +84,7 @@ async def main():
     parser.add_argument("--jitter-ms", type=float, default=0)
     parser.add_argument("--bytes-per-second", type=float, default=0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--exit-on-stdin-eof", action="store_true", help="what it does anyway")
     arguments = parser.parse_args()
     host, port = arguments.target.rsplit(":", 1)
     delay, jitter = arguments.delay_ms / 1000, arguments.jitter_ms / 1000
@@ -117,7 +119,9 @@ async def main():
 
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     control_server = await asyncio.start_server(control, "127.0.0.1", 0)
-    print(f"listening on {server.sockets[0].getsockname()[1]} control {control_server.sockets[0].getsockname()[1]}", flush=True)
+    listening = server.sockets[0].getsockname()[1]
+    print(f"listening on {listening} control {control_server.sockets[0].getsockname()[1]} http://127.0.0.1:{listening}",
+          flush=True)
     loop = asyncio.get_running_loop()
     stdin_closed = loop.create_future()
     loop.add_reader(sys.stdin.fileno(), lambda: stdin_closed.done() or (sys.stdin.read(1) or stdin_closed.set_result(None)))

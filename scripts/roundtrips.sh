@@ -22,7 +22,7 @@ coproc SANDBOX { exec python3 "$top/sandbox/server.py" --tls-ca "$work/ca" --exi
 read -r line <&"${SANDBOX[0]}"
 sandbox_port=${line##*:}
 coproc PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$sandbox_port" --delay-ms "$delay"; }
-read -r _ _ proxy_port _ control_port <&"${PROXY[0]}"
+read -r _ _ proxy_port _ control_port _ <&"${PROXY[0]}"
 # nginx over TLS with HTTP/2 for the static answers (the creatives), with the sandbox's certificate, behind a
 # proxy of its own.
 nginx_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
@@ -55,7 +55,7 @@ NGINX
 nginx -c "$work/nginx-tls/nginx.conf" -p "$work/nginx-tls" &
 nginx_pid=$!
 coproc STATIC_PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$nginx_port" --delay-ms "$delay"; }
-read -r _ _ static_port _ static_control <&"${STATIC_PROXY[0]}"
+read -r _ _ static_port _ static_control _ <&"${STATIC_PROXY[0]}"
 # The two pixel hosts of an offer, each a host of its own: proxies in front of the same sandbox.
 coproc TRACK_PROXY { exec python3 "$top/bench/latency_proxy.py" --target "127.0.0.1:$sandbox_port" --delay-ms "$delay"; }
 read -r _ _ track_port _ _ <&"${TRACK_PROXY[0]}"

@@ -96,6 +96,25 @@ final class CHostTests: XCTestCase {
         ])
     }
 
+    /// Round trips and connections as bench/latency_proxy.py counts them, in front of a TLS sandbox.
+    func testAFetchAfterTheStartCostsOneRoundTrip() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("be-roundtrips-\(getpid())-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tls = try SandboxProcess(extraArguments: ["--tls-ca", work.appendingPathComponent("ca").path])
+        defer { tls.stop() }
+        let tlsPort = try XCTUnwrap(tls.url.split(separator: ":").last.map(String.init))
+        let proxy = try SandboxProcess(extraArguments: ["--target", "127.0.0.1:\(tlsPort)", "--delay-ms", "0"],
+                                       script: ProjectPaths.root.appendingPathComponent("bench/latency_proxy.py"))
+        defer { proxy.stop() }
+        let fields = proxy.firstLine.split(separator: " ").map(String.init)  // listening on PORT control PORT URL
+        XCTAssertEqual(fields.count, 6, proxy.firstLine)
+        guard fields.count == 6 else { return }
+        try buildAndRun("test_roundtrips", environment: [
+            "BE_PROXY_URL": "https://127.0.0.1:\(fields[2])", "BE_PROXY_CONTROL": fields[4],
+            "BE_TLS_CA": work.appendingPathComponent("ca/ca.pem").path,
+        ])
+    }
+
     /// 100 forks of a process whose SDK works on four threads; each child starts its own SDK and fetches
     /// (BE_FORKS=1000 for the long run).
     func testForkedChildrenStartTheirOwnSDK() throws { try buildAndRun("test_fork", environment: ["BE_FORKS": "100"]) }
