@@ -11,8 +11,8 @@
 # BENCH_EVENTS (default 5000) set the sizes; BENCH_ROUNDS (default 40) how many turns the fetch contenders take;
 # BENCH_ONLY=swift runs only the Swift surface against the C API, BENCH_ONLY=bindings only the C# and Java bindings
 # against it, BENCH_ONLY=scans only the byte scans' SSE2 and plain C builds, BENCH_ONLY=viewability only the visibility
-# report against a feed event report, BENCH_ONLY=roundtrips only the round trips on a 100 ms network, and prints
-# that table.
+# report against a feed event report, BENCH_ONLY=roundtrips only the round trips on a 100 ms network,
+# BENCH_ONLY=switches only the context switches per fetch of each callback and I/O mode, and prints that table.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -100,6 +100,7 @@ label() { case $1 in simdjson) echo "libcurl + simdjson (the floor)";; jansson) 
 run_args() {
   case $1 in
     blinkengage_dispatch_io) echo "$work/fetch_blinkengage $(url_for "$1" "$2")" "$3" dispatch-io;;
+    blinkengage_sdk_callbacks) echo "$work/fetch_blinkengage $(url_for "$1" "$2")" "$3" sdk-callbacks;;
     *) echo "$work/fetch_$1 $(url_for "$1" "$2")" "$3";;
   esac
 }
@@ -298,6 +299,41 @@ PY
   echo
   echo "System calls per visibility call, every thread of the process (strace -f -c, 100,002 calls less 2, over"
   echo "100,000): $(python3 -c "print(f'{(${syscalls[1]} - ${syscalls[0]}) / 100000:.5f}')") (${syscalls[0]} and ${syscalls[1]} in all)."
+  echo
+  fi
+  if [ -z "$only" ] || [ "$only" = switches ]; then
+  # Context switches per fetch: the thread hops a fetch costs, every thread of the client process counted by perf.
+  switches() { perf stat -x, -e context-switches "$@" 2>&1 >/dev/null | awk -F, '/context-switches/ { print $1 }'; }
+  echo "## Context switches per fetch: $(nproc) cores, $(date -u +%Y-%m-%d)"
+  echo
+  echo "\`perf stat -e context-switches\` over every thread of the client process, (2N − N) / N with N = $per_round fetches of"
+  echo "the 3-offer answer (start-up cancels out), the median of 5; nginx on core $server_core."
+  echo
+  printf "| contender |"; for placement in $placements; do printf " %s |" "$(placement_label "$placement")"; done; echo
+  printf "|---|"; for _ in $placements; do printf -- "---|"; done; echo
+  for contender in simdjson blinkengage_sdk_callbacks blinkengage blinkengage_dispatch_io; do
+    case $contender in
+      blinkengage_sdk_callbacks) printf "| BlinkEngage (C API), callbacks and I/O on the SDK's threads (the default) |";;
+      blinkengage) printf "| BlinkEngage (C API), I/O on the SDK's thread, callbacks in be_sdk_dispatch |";;
+      *) printf "| %s |" "$(label "$contender")";;
+    esac
+    for placement in $placements; do
+      per_fetch=()
+      for _ in 1 2 3 4 5; do
+        # shellcheck disable=SC2046
+        one=$(switches $(pinned "$placement") $(run_args "$contender" 3 "$per_round"))
+        # shellcheck disable=SC2046
+        two=$(switches $(pinned "$placement") $(run_args "$contender" 3 $((per_round * 2))))
+        per_fetch+=("$(( (two - one) * 100 / per_round ))")
+      done
+      printf " %s |" "$(printf '%s\n' "${per_fetch[@]}" | sort -n | sed -n 3p | awk '{ printf "%.2f", $1 / 100 }')"
+    done
+    echo
+  done
+  echo
+  echo "Each hop between threads costs a switch on each side. The default mode hands the request to the transport thread,"
+  echo "which wakes again for the answer and hands the result to the callback thread, which wakes the host; I/O in"
+  echo "be_sdk_dispatch makes no hop of its own."
   echo
   fi
   if [ -z "$only" ] || [ "$only" = roundtrips ]; then
