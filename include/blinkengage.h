@@ -439,9 +439,10 @@ be_status be_config_set_pinned_public_key(be_config *config, const char *pins);
  */
 
 /**
- * Starts an SDK instance from a copy of `config`.
+ * Starts an SDK instance from a copy of `config`. It returns without waiting for the network; by default it has
+ * begun to open the service's connection (be_config_set_warm_up_at_start()). Any thread.
  * @param config the configuration, copied: the host may free it right after.
- * @param out_sdk receives the instance, to be ended with be_sdk_shutdown(); set to NULL on failure.
+ * @param[out] out_sdk receives the instance, to be ended with be_sdk_shutdown(); set to NULL on failure.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL arguments; BE_ERR_IO when an explicitly configured storage
  *         root cannot be used; BE_ERR_NO_MEMORY or BE_ERR_INVALID_STATE when a thread or libcurl cannot start.
  */
