@@ -187,6 +187,15 @@ final class SDKSurfaceTests {
         #expect(BlinkEngageSDK.version.split(separator: ".").count == 3)
     }
 
+    @Test func theStartOpensTheConnectionUnlessToldNotTo() throws {
+        let warm = try fixture.start()
+        defer { warm.shutdown() }
+        #expect(try warm.stats().requestsSent == 1)  // one HEAD: Moments and Engage share the sandbox's origin
+        let silent = try fixture.start { $0.warmUpAtStart = false }
+        defer { silent.shutdown() }
+        #expect(try silent.stats().requestsSent == 0)
+    }
+
     @Test func invalidConfigurationsAreRefusedAtStart() throws {
         for change: (inout BlinkEngageConfiguration) -> Void in [
             { $0.timeoutMilliseconds = 0 }, { $0.userAgent = "two\nlines" }, { $0.engageURL = "javascript:alert(1)" },
