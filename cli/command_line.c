@@ -416,6 +416,8 @@ static int start_sdk(const options *o, be_sdk **sdk) {
     else if (o->storage && be_config_set_storage_dir(config, o->storage) != BE_OK) status = config_error("--storage");
     else if (o->timeout_ms > 0 && be_config_set_timeout_ms(config, (uint32_t)o->timeout_ms) != BE_OK) status = config_error("--timeout-ms");
     else if (be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH) != BE_OK) status = config_error("callback mode");
+    /* One command, one request: a connection opened ahead would only be a second one. */
+    else if (be_config_set_warm_up_at_start(config, 0) != BE_OK) status = config_error("warm-up");
     else if (o->verbose && be_config_set_log_handler(config, on_log, BE_LOG_DEBUG, NULL) != BE_OK) status = config_error("--verbose");
     else if (be_sdk_start(config, sdk) != BE_OK) {
         fprintf(stderr, "%s: cannot start: %s\n", program, be_last_error_message());

@@ -98,6 +98,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(lines.last, "3 offers")
         XCTAssertFalse(table.out.contains("\u{1b}["), "no colour into a pipe")
         let requests = try sandbox.requests()
+        XCTAssertEqual(requests.count, 1, "one command, one request: \(requests)")
         XCTAssertTrue((requests.last?["body"] as? String)?.contains("\"country\":\"DE\"") == true, "\(requests)")
 
         let answer = try run(["offers", "--key", "demo-key", "--json"])
