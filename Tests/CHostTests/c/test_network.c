@@ -3,15 +3,6 @@
  * made for the run (BE_TLS_CA) with its key's pin (BE_TLS_PIN). Each setting has a positive and a negative case. */
 #include "test_support.h"
 
-static const char *env(const char *name) {
-    const char *value = getenv(name);
-    if (!value) {
-        fprintf(stderr, "%s is not set\n", name);
-        exit(2);
-    }
-    return value;
-}
-
 static char *read_file(const char *path) {
     FILE *file = fopen(path, "rb");
     char *text = calloc(1, 1 << 20);
@@ -46,7 +37,7 @@ static void expect_network_error(test_result *r, const char *words) {
 }
 
 static void test_proxies_carry_the_requests(void) {
-    const char *proxies[] = {env("BE_HTTP_PROXY"), env("BE_SOCKS_PROXY")};
+    const char *proxies[] = {required_env("BE_HTTP_PROXY"), required_env("BE_SOCKS_PROXY")};
     char moments[512], expected[600], dead[64], *log, *requests;
     int i;
     snprintf(moments, sizeof moments, "%s/native/v4", sandbox_url());
@@ -66,7 +57,7 @@ static void test_proxies_carry_the_requests(void) {
         test_result_dispose(&r);
         be_config_free(config);
     }
-    log = read_file(env("BE_PROXY_LOG"));
+    log = read_file(required_env("BE_PROXY_LOG"));
     snprintf(expected, sizeof expected, "http POST %s/offers.json?api_key=demo-key", moments);
     CHECK(strstr(log, expected) != NULL);
     snprintf(expected, sizeof expected, "socks %s", sandbox_url() + strlen("http://"));
@@ -110,11 +101,11 @@ static void test_a_ca_file_decides_trust(void) {
     char moments[512];
     be_config *config = sandbox_config("demo-key");
     test_result r;
-    snprintf(moments, sizeof moments, "%s/native/v4", env("BE_TLS_URL"));
+    snprintf(moments, sizeof moments, "%s/native/v4", required_env("BE_TLS_URL"));
     fetch_with(config, moments, &r); /* the system's CAs do not know the test CA */
     expect_network_error(&r, "certificate");
     test_result_dispose(&r);
-    CHECK_INT(be_config_set_ca_file(config, env("BE_TLS_CA")), BE_OK);
+    CHECK_INT(be_config_set_ca_file(config, required_env("BE_TLS_CA")), BE_OK);
     fetch_with(config, moments, &r);
     CHECK(!r.has_error);
     CHECK(r.response && be_moments_response_offer_count(r.response) == 3);
@@ -125,15 +116,15 @@ static void test_a_ca_file_decides_trust(void) {
 }
 
 static void test_a_pinned_key_refuses_any_other(void) {
-    char moments[512], both[256], *pin = read_file(env("BE_TLS_PIN"));
+    char moments[512], both[256], *pin = read_file(required_env("BE_TLS_PIN"));
     const char *wrong = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
     const char *malformed[] = {"sha256//short=", "sha1//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "", "sha256//",
                                "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=;", "/etc/passwd"};
     be_config *config = sandbox_config("demo-key");
     test_result r;
     size_t i;
-    snprintf(moments, sizeof moments, "%s/native/v4", env("BE_TLS_URL"));
-    CHECK_INT(be_config_set_ca_file(config, env("BE_TLS_CA")), BE_OK);
+    snprintf(moments, sizeof moments, "%s/native/v4", required_env("BE_TLS_URL"));
+    CHECK_INT(be_config_set_ca_file(config, required_env("BE_TLS_CA")), BE_OK);
     CHECK_INT(be_config_set_pinned_public_key(config, wrong), BE_OK);
     fetch_with(config, moments, &r);
     expect_network_error(&r, "pinned public key");

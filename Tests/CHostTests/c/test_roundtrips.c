@@ -4,15 +4,6 @@
  * BE_PROXY_URL: https://127.0.0.1:PORT of the proxy; BE_PROXY_CONTROL: its counters' port; BE_TLS_CA: the CA. */
 #include "test_support.h"
 
-static const char *env(const char *name) {
-    const char *value = getenv(name);
-    if (!value) {
-        fprintf(stderr, "%s is not set\n", name);
-        exit(2);
-    }
-    return value;
-}
-
 typedef struct {
     long connections;
     double round_trips;
@@ -25,7 +16,7 @@ static proxy_counts counted(void) {
     proxy_counts counts = {-1, -1};
     const char *at;
     CURL *curl = curl_easy_init();
-    snprintf(url, sizeof url, "http://127.0.0.1:%s/", env("BE_PROXY_CONTROL"));
+    snprintf(url, sizeof url, "http://127.0.0.1:%s/", required_env("BE_PROXY_CONTROL"));
     curl_easy_setopt(curl, CURLOPT_URL, url);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, test_buffer_write);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &buffer);
@@ -43,10 +34,10 @@ static be_sdk *start_through_the_proxy(int warm_up_at_start) {
     char moments[512];
     be_sdk *sdk = NULL;
     be_config *config = sandbox_config("demo-key");
-    snprintf(moments, sizeof moments, "%s/native/v4", env("BE_PROXY_URL"));
+    snprintf(moments, sizeof moments, "%s/native/v4", required_env("BE_PROXY_URL"));
     CHECK_INT(be_config_set_moments_url(config, moments), BE_OK);
-    CHECK_INT(be_config_set_engage_url(config, env("BE_PROXY_URL")), BE_OK);
-    CHECK_INT(be_config_set_ca_file(config, env("BE_TLS_CA")), BE_OK);
+    CHECK_INT(be_config_set_engage_url(config, required_env("BE_PROXY_URL")), BE_OK);
+    CHECK_INT(be_config_set_ca_file(config, required_env("BE_TLS_CA")), BE_OK);
     CHECK_INT(be_config_set_recorder(config, 64), BE_OK); /* to see the warm-up end */
     CHECK_INT(be_config_set_warm_up_at_start(config, warm_up_at_start), BE_OK);
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);

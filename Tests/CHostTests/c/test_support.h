@@ -84,6 +84,16 @@ static inline int test_finish(void) {
 
 /* ---- the sandbox ------------------------------------------------------------------------------------ */
 
+/* An environment variable the harness must set; its absence ends the test with status 2. */
+static inline const char *required_env(const char *name) {
+    const char *value = getenv(name);
+    if (!value) {
+        fprintf(stderr, "%s is not set\n", name);
+        exit(2);
+    }
+    return value;
+}
+
 static const char *sandbox_url(void) {
     const char *url = getenv("BE_SANDBOX_URL");
     if (!url) {
