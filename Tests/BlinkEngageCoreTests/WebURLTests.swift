@@ -55,3 +55,21 @@ import Testing
         #expect(scalars.map { String(String.UnicodeScalarView($0)) } == decoded)
     }
 }
+
+/// The origins a warm-up opens: of configured service URLs, which are checked http(s) with a host.
+@Suite struct WarmUpOriginTests {
+    @Test(arguments: [
+        ("https://api.adspostx.com/native/v4", "https://api.adspostx.com"),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+        ("HTTPS://User:Secret@API.Example.com:8443/base", "https://api.example.com:8443"),
+        ("http://[::1]:9/x", "http://[::1]:9"),
+    ])
+    func originOfAServiceURL(url: String, origin: String) {
+        #expect(SDK.origin(of: url) == origin)
+    }
+
+    @Test func noOriginWithoutAHost() {
+        #expect(SDK.origin(of: "not a url") == nil)
+        #expect(SDK.origin(of: "https:///path") == nil)
+    }
+}

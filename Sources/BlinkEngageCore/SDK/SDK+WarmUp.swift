@@ -25,11 +25,11 @@ extension SDK {
         }
     }
 
-    /// `scheme://host[:port]` of an http(s) URL; nil for anything else.
+    /// `scheme://host[:port]` of a configured service URL, which `ServiceURL.validatedBase` checked to be
+    /// http(s) with a host (the authority as beacons read it: lower-cased, without userinfo); nil without one.
     static func origin(of url: String) -> String? {
-        guard let parts = URLParts(url), parts.scheme == "http" || parts.scheme == "https" else { return nil }
-        guard let schemeEnd = url.firstIndex(of: ":"), url[schemeEnd...].hasPrefix("://") else { return nil }
-        let rest = url[url.index(schemeEnd, offsetBy: 3)...]
-        return String(url[..<schemeEnd]) + "://" + rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let schemeEnd = url.firstRange(ofText: "://") else { return nil }
+        let host = BeaconURL.host(of: url)
+        return host.isEmpty ? nil : url[..<schemeEnd.lowerBound].lowercased() + "://" + host
     }
 }
