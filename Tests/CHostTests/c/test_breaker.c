@@ -14,11 +14,12 @@ static void no_image(be_image *image, const be_error *error, void *user_data) {
 }
 
 static int requests_of_offers(void) { return sandbox_count("/native/v4/offers.json"); }
+static int offers_requested_since(const void *before) { return requests_of_offers() > *(const int *)before; }
 
 /* A child starts on `config`, reports one feed event (acknowledged: BE_OK), and sends its first Moments request,
  * which the sandbox holds; the parent kills it there, inside the window. Returns the crash_loop_mode it had. */
 static int killed_in_the_window(be_config *config) {
-    int channel[2], status = 0, before = requests_of_offers(), i;
+    int channel[2], status = 0, before = requests_of_offers();
     uint64_t mode = 99;
     pid_t child;
     CHECK(pipe(channel) == 0);
@@ -41,11 +42,7 @@ static int killed_in_the_window(be_config *config) {
     close(channel[1]);
     CHECK(read(channel[0], &mode, sizeof mode) == (ssize_t)sizeof mode);
     close(channel[0]);
-    for (i = 0; i < 20000 && requests_of_offers() == before; i++) { /* the request is at the sandbox: inside */
-        struct timespec tick = {0, 1000000};
-        nanosleep(&tick, NULL);
-    }
-    CHECK(requests_of_offers() > before);
+    CHECK(wait_until(offers_requested_since, &before, 20000)); /* the request is at the sandbox: inside */
     kill(child, SIGKILL);
     CHECK(waitpid(child, &status, 0) == child && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
     return (int)mode;
@@ -142,10 +139,7 @@ static void test_three_deaths_in_the_window_then_safe_mode_then_everything_back(
         CHECK_INT(be_sdk_start(config, &inside), BE_OK);
         test_result_init(&held);
         CHECK_INT(be_sdk_fetch_moments_offers(inside, request, on_moments, &held), BE_OK);
-        for (run = 0; run < 20000 && requests_of_offers() == before; run++) {
-            struct timespec tick = {0, 1000000};
-            nanosleep(&tick, NULL);
-        }
+        wait_until(offers_requested_since, &before, 20000);
         for (run = 0; run < 4; run++) {
             CHECK_INT(be_sdk_start(config, &beside), BE_OK);
             CHECK_INT(stats_of(beside).crash_loop_mode, 0);

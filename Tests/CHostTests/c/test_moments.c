@@ -368,14 +368,11 @@ static long client_port_after(const char *requests, const char *needle) {
     return strtol(port + 15, NULL, 10);
 }
 
-/* Waits until the sandbox has seen `count` HEADs of "/" (60 s at most). */
+static int warm_ups_seen(const void *count) { return sandbox_count("/") >= *(const int *)count; }
+
+/* Waits until the sandbox has seen `count` HEADs of "/" (60 s at most), and no more. */
 static int wait_for_warm_ups(int count) {
-    int i;
-    for (i = 0; i < 60000 && sandbox_count("/") < count; i++) {
-        struct timespec tick = {0, 1000000};
-        nanosleep(&tick, NULL);
-    }
-    return sandbox_count("/") == count;
+    return wait_until(warm_ups_seen, &count, 60000) && sandbox_count("/") == count;
 }
 
 /* Starts, lets `warm_up` open the connection, fetches, and checks that the fetch rode on the warm-up's. */

@@ -45,18 +45,15 @@ static be_sdk *start_through_the_proxy(int warm_up_at_start) {
     return sdk;
 }
 
-/* Waits until the recorder shows the warm-up's HEAD answered: its connection is back in the pool (60 s at most). */
-static int wait_for_the_warm_up(be_sdk *sdk) {
-    int i, done = 0;
-    for (i = 0; i < 60000 && !done; i++) {
-        char *lines = NULL;
-        struct timespec tick = {0, 1000000};
-        if (be_sdk_recorder_json(sdk, &lines) == BE_OK && lines) done = strstr(lines, "\"HEAD\"") != NULL;
-        be_string_free(lines);
-        if (!done) nanosleep(&tick, NULL);
-    }
+static int warm_up_recorded(const void *sdk) {
+    char *lines = NULL;
+    int done = be_sdk_recorder_json((be_sdk *)(uintptr_t)sdk, &lines) == BE_OK && lines && strstr(lines, "\"HEAD\"") != NULL;
+    be_string_free(lines);
     return done;
 }
+
+/* Waits until the recorder shows the warm-up's HEAD answered: its connection is back in the pool (60 s at most). */
+static int wait_for_the_warm_up(be_sdk *sdk) { return wait_until(warm_up_recorded, sdk, 60000); }
 
 static void fetch(be_sdk *sdk) {
     be_moments_request *request = be_moments_request_new();

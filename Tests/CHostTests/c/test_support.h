@@ -207,6 +207,18 @@ static inline void test_result_record(test_result *r, const be_error *error) {
     pthread_mutex_unlock(&r->lock);
 }
 
+/* Polls `done(context)` every millisecond until it holds, for at most `max_ms`; whether it held. For conditions
+ * nothing signals (a count at the sandbox, a line in the recorder). */
+static inline int wait_until(int (*done)(const void *context), const void *context, int max_ms) {
+    int i;
+    for (i = 0; i < max_ms; i++) {
+        struct timespec tick = {0, 1000000};
+        if (done(context)) return 1;
+        nanosleep(&tick, NULL);
+    }
+    return done(context);
+}
+
 /* Waits until the result has at least `calls` calls; 0 on timeout (60 s: generous, machines are shared). */
 static inline int test_result_wait(test_result *r, int calls) {
     struct timespec deadline;

@@ -21,15 +21,20 @@ static be_offer_feed *load_feed(be_sdk *sdk) {
     return feed;
 }
 
-/* Waits until the SDK counted `count` viewable impressions (at most 20 s); whether it did. */
+typedef struct {
+    be_sdk *sdk;
+    uint64_t count;
+} impressions_wanted;
+
+static int impressions_counted(const void *wanted) {
+    const impressions_wanted *w = wanted;
+    return stats_of(w->sdk).viewable_impressions >= w->count;
+}
+
+/* Waits until the SDK counted `count` viewable impressions (at most 20 s); whether it did, and no more. */
 static int wait_for_impressions(be_sdk *sdk, uint64_t count) {
-    int i;
-    for (i = 0; i < 20000; i++) {
-        if (stats_of(sdk).viewable_impressions >= count) return stats_of(sdk).viewable_impressions == count;
-        struct timespec tick = {0, 1000000};
-        nanosleep(&tick, NULL);
-    }
-    return 0;
+    impressions_wanted wanted = {sdk, count};
+    return wait_until(impressions_counted, &wanted, 20000) && stats_of(sdk).viewable_impressions == count;
 }
 
 static int pixels_of_4001(be_sdk *sdk) {
