@@ -299,8 +299,9 @@ be_status be_config_set_callback_mode(be_config *config, be_callback_mode mode);
  * already there included); when another thread is inside be_sdk_dispatch() at that moment, that thread starts
  * it instead. The rest is done by the host thread in be_sdk_dispatch(): it reads the answer, decodes it and
  * runs the callback, so no thread is woken between the answer and the callback. be_sdk_dispatch_fd() is then
- * also readable while a fetch has I/O to do, and a fetch makes progress (its timeout included) only while the
- * host dispatches when that descriptor is readable. Needs BE_CALLBACKS_ON_DISPATCH: be_sdk_start() refuses it
+ * also readable while a fetch or a warm-up of the Moments host (be_sdk_warm_up(), at start by default) has I/O to
+ * do, and they make progress (their timeouts included) only while the host dispatches when that descriptor is
+ * readable. Needs BE_CALLBACKS_ON_DISPATCH: be_sdk_start() refuses it
  * with the other mode (BE_ERR_INVALID_ARGUMENT). With a host-supplied transport (be_config_set_http_transport())
  * it changes nothing: fetches go through that transport. Tracking, the feed, zone ads and images keep their threads.
  * @param config the configuration; NULL is refused.
@@ -482,9 +483,9 @@ int be_sdk_dispatch(be_sdk *sdk, int max_callbacks);
 
 /**
  * Dispatch mode only: a descriptor that is readable while callbacks wait, for poll/epoll/GLib/libuv loops; with
- * BE_FETCH_IO_ON_DISPATCH also while a fetch has network I/O or a timeout to handle, and at most once after
- * fetches end, for a timeout none of them needs any more (be_sdk_dispatch() may then run no callback). Owned by
- * the SDK: never read, write or close it; it stays valid until be_sdk_shutdown().
+ * BE_FETCH_IO_ON_DISPATCH also while a fetch or a warm-up has network I/O or a timeout to handle, and at most
+ * once after they end, for a timeout none of them needs any more (be_sdk_dispatch() may then run no callback).
+ * Owned by the SDK: never read, write or close it; it stays valid until be_sdk_shutdown().
  * Any thread.
  * @param sdk the instance; NULL returns -1.
  * @return the descriptor; -1 in the other mode, for NULL, or in a forked child.

@@ -159,11 +159,14 @@ static int offers_requests(void) {
     return seen;
 }
 
+/* Fetch I/O on dispatch, without the start's warm-up: these tests count what the descriptor does for their own
+ * fetches, and a warm-up still under way would be more of it (test_fetch_io_on_dispatch_drives_the_warm_up). */
 static be_sdk *start_with_fetch_io_on_dispatch(uint32_t timeout_ms) {
     be_config *config = sandbox_config("demo-key");
     be_sdk *sdk = NULL;
     CHECK_INT(be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH), BE_OK);
     CHECK_INT(be_config_set_fetch_io(config, BE_FETCH_IO_ON_DISPATCH), BE_OK);
+    CHECK_INT(be_config_set_warm_up_at_start(config, 0), BE_OK);
     if (timeout_ms) CHECK_INT(be_config_set_timeout_ms(config, timeout_ms), BE_OK);
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     be_config_free(config);
@@ -340,6 +343,45 @@ static void test_fetch_io_on_dispatch_is_cancelled_by_shutdown(void) {
     }
     be_moments_request_free(request);
     sandbox_reset();
+}
+
+/* Whether the flight recorder holds the warm-up's HEAD: recorded when it completed, its connection kept. */
+static int warm_up_completed(be_sdk *sdk) {
+    char *entries = NULL;
+    int seen = be_sdk_recorder_json(sdk, &entries) == BE_OK && strstr(entries, "\"method\":\"HEAD\"") != NULL;
+    be_string_free(entries);
+    return seen;
+}
+
+/* The start's warm-up is a fetch's I/O too: the host's dispatches drive it (running no callback for it), and the
+ * first fetch then rides on its connection. */
+static void test_fetch_io_on_dispatch_drives_the_warm_up(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    test_result r;
+    be_moments_request *request = placement_request();
+    char *requests;
+    int rounds;
+    CHECK_INT(be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH), BE_OK);
+    CHECK_INT(be_config_set_fetch_io(config, BE_FETCH_IO_ON_DISPATCH), BE_OK);
+    CHECK_INT(be_config_set_recorder(config, 64), BE_OK);
+    sandbox_reset();
+    test_result_init(&r);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    for (rounds = 0; rounds < 600 && !warm_up_completed(sdk); rounds++) {
+        struct pollfd descriptor = {be_sdk_dispatch_fd(sdk), POLLIN, 0};
+        if (poll(&descriptor, 1, 100) > 0) CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
+    }
+    CHECK(warm_up_completed(sdk));
+    CHECK_INT(sandbox_count("/"), 1);
+    fetch_answered(sdk, request, &r);
+    requests = sandbox_requests();
+    CHECK(client_port_after(requests, "\"method\": \"HEAD\"") > 0);
+    CHECK_INT(client_port_after(requests, "\"path\": \"/native/v4/offers.json\""),
+              client_port_after(requests, "\"method\": \"HEAD\""));
+    free(requests);
+    be_config_free(config);
+    end_fetch_test(sdk, request, &r);
 }
 
 static void test_fetch_io_on_dispatch_needs_dispatched_callbacks(void) {
@@ -656,6 +698,7 @@ int main(void) {
     LIBCURL_ONLY(test_fetch_io_on_dispatch_goes_quiet_after_the_last_fetch);
     LIBCURL_ONLY(test_fetch_io_on_dispatch_lets_go_of_a_connection_the_server_closed);
     LIBCURL_ONLY(test_fetch_io_on_dispatch_is_cancelled_by_shutdown);
+    LIBCURL_ONLY(test_fetch_io_on_dispatch_drives_the_warm_up);
     RUN(test_fetch_io_on_dispatch_needs_dispatched_callbacks);
     RUN(test_shutdown_cancels_requests_in_flight_on_sdk_thread);
     RUN(test_shutdown_cancels_requests_in_flight_in_dispatch_mode);

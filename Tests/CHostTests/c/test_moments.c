@@ -361,13 +361,6 @@ static void test_null_getters_answer_null(void) {
     CHECK(be_offer_json(NULL) == NULL);
 }
 
-/* The client port of the first request record after `needle` in the sandbox's record; -1 when none. */
-static long client_port_after(const char *requests, const char *needle) {
-    const char *at = strstr(requests, needle), *port;
-    if (!at || !(port = strstr(at, "\"client_port\": "))) return -1;
-    return strtol(port + 15, NULL, 10);
-}
-
 static int warm_ups_seen(const void *count) { return sandbox_count("/") >= *(const int *)count; }
 
 /* Waits until the sandbox has seen `count` HEADs of "/" (60 s at most), and no more. */

@@ -270,6 +270,13 @@ static inline int sandbox_count(const char *path) {
     return n;
 }
 
+/* The client port of the first request record after `needle` in the sandbox's record; -1 when none. */
+static inline long client_port_after(const char *requests, const char *needle) {
+    const char *at = strstr(requests, needle), *port;
+    if (!at || !(port = strstr(at, "\"client_port\": "))) return -1;
+    return strtol(port + 15, NULL, 10);
+}
+
 /* The SDK's counters now. */
 static inline be_stats stats_of(be_sdk *sdk) {
     be_stats stats;
