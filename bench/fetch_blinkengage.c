@@ -2,7 +2,8 @@
  * every field of every offer the API exposes; nested containers (beacons, creatives, tags) through
  * be_offer_json, as a host wanting them would. With "dispatch-io" the fetches' I/O runs in be_sdk_dispatch
  * too (BE_FETCH_IO_ON_DISPATCH); without it, on the SDK's transport thread. With "sdk-callbacks" the callbacks
- * run on the SDK's callback thread and this one waits on a condition variable (what an `await` does).
+ * and the fetches' I/O run on the SDK's callback thread (the default mode), and this one waits on a condition
+ * variable (what an `await` does).
  *   fetch_blinkengage MOMENTS_URL CALLS [dispatch-io | sdk-callbacks] */
 #define _POSIX_C_SOURCE 200809L
 #include <poll.h>

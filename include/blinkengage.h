@@ -17,7 +17,9 @@
  *    Callbacks never run inside the call that registered them; they run one at a time, on the SDK's callback
  *    thread (BE_CALLBACKS_ON_SDK_THREAD) or on the host thread that calls be_sdk_dispatch()
  *    (BE_CALLBACKS_ON_DISPATCH). A callback may call any function of the library except be_sdk_shutdown() on
- *    its own SDK (that call is detected, logged as an error, and does nothing).
+ *    its own SDK (that call is detected, logged as an error, and does nothing). Keep callbacks short: the
+ *    callback thread also reads the answers of offer fetches, and a callback that blocks holds back the
+ *    callbacks and fetches behind it (their timeouts keep running).
  *  - NULL and bad input. Every function accepts NULL for any pointer and answers BE_ERR_INVALID_ARGUMENT,
  *    NULL or 0 instead of crashing. Strings from the host must be valid UTF-8; others are refused.
  *  - Threads. Every function may be called from any thread.
@@ -125,7 +127,8 @@ typedef enum be_callback_mode {
 
 /** Where offer fetches do their network I/O (be_config_set_fetch_io()). */
 typedef enum be_fetch_io {
-    BE_FETCH_IO_ON_SDK_THREAD = 0, /**< on the SDK's transport thread (the default) */
+    BE_FETCH_IO_ON_SDK_THREAD = 0, /**< on an SDK thread (the default): the callback thread, or with
+                                        BE_CALLBACKS_ON_DISPATCH the transport thread */
     BE_FETCH_IO_ON_DISPATCH = 1    /**< on host threads: sent in the fetch call, read in be_sdk_dispatch() */
 } be_fetch_io;
 
@@ -294,16 +297,18 @@ be_status be_config_set_callback_mode(be_config *config, be_callback_mode mode);
 
 /**
  * Where offer fetches (be_sdk_fetch_moments_offers(), be_sdk_prefetch_moments_offers()) do their network I/O.
- * Default BE_FETCH_IO_ON_SDK_THREAD. With BE_FETCH_IO_ON_DISPATCH the SDK's threads take no part in them. The
+ * Default BE_FETCH_IO_ON_SDK_THREAD: with BE_CALLBACKS_ON_SDK_THREAD the callback thread does it (the fetch call
+ * starts the request as below, and the thread that reads the answer decodes it and runs the callback); with
+ * BE_CALLBACKS_ON_DISPATCH the transport thread. With BE_FETCH_IO_ON_DISPATCH the SDK's threads take no part. The
  * fetch call itself starts the request and does the I/O that is possible at once, without waiting (an answer
  * already there included); when another thread is inside be_sdk_dispatch() at that moment, that thread starts
  * it instead. The rest is done by the host thread in be_sdk_dispatch(): it reads the answer, decodes it and
  * runs the callback, so no thread is woken between the answer and the callback. be_sdk_dispatch_fd() is then
  * also readable while a fetch or a warm-up of the Moments host (be_sdk_warm_up(), at start by default) has I/O to
  * do, and they make progress (their timeouts included) only while the host dispatches when that descriptor is
- * readable. Needs BE_CALLBACKS_ON_DISPATCH: be_sdk_start() refuses it
- * with the other mode (BE_ERR_INVALID_ARGUMENT). With a host-supplied transport (be_config_set_http_transport())
- * it changes nothing: fetches go through that transport. Tracking, the feed, zone ads and images keep their threads.
+ * readable. Needs BE_CALLBACKS_ON_DISPATCH: be_sdk_start() refuses it with the other mode
+ * (BE_ERR_INVALID_ARGUMENT). With a host-supplied transport (be_config_set_http_transport()) neither value
+ * changes anything: fetches go through that transport. Tracking, the feed, zone ads and images keep their threads.
  * @param config the configuration; NULL is refused.
  * @param io where fetches do their I/O; other values are refused.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or an unknown value (the configuration is then unchanged).

@@ -2,9 +2,9 @@
 # The benchmarks under bench/, against nginx on an ephemeral loopback port, with the release library:
 #   fetch + decode  Moments answers of 3 and 50 offers, every field of every offer read, by the floor (libcurl +
 #                   simdjson), hand-written C (libcurl + jansson), URLSession + JSONDecoder, and BlinkEngage through
-#                   its C API, with the fetches' I/O on the SDK's thread and in be_sdk_dispatch
-#                   (BE_FETCH_IO_ON_DISPATCH); medians, p99, ratios to the floor, and instructions per fetch from
-#                   callgrind
+#                   its C API in its three modes (callbacks and I/O on the callback thread, the default; I/O on the
+#                   transport thread with callbacks in be_sdk_dispatch; both in be_sdk_dispatch); medians, p99,
+#                   ratios to the floor, and instructions per fetch from callgrind
 #   tracking_bench  one durable report on the caller's thread and events per second report-to-accepted, beside a
 #                   naive tracker (one blocking libcurl POST per event)
 # Installs what is missing (as root): nginx, libsimdjson-dev, libjansson-dev. BENCH_CALLS (default 8000) and
@@ -12,7 +12,8 @@
 # BENCH_ONLY=swift runs only the Swift surface against the C API, BENCH_ONLY=bindings only the C# and Java bindings
 # against it, BENCH_ONLY=scans only the byte scans' SSE2 and plain C builds, BENCH_ONLY=viewability only the visibility
 # report against a feed event report, BENCH_ONLY=roundtrips only the round trips on a 100 ms network,
-# BENCH_ONLY=switches only the context switches per fetch of each callback and I/O mode, and prints that table.
+# BENCH_ONLY=switches only the context switches per fetch of each callback and I/O mode, and prints that table;
+# BENCH_ONLY=fetch only the fetch + decode tables.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -92,10 +93,12 @@ fi
 csharp_bench="env LD_LIBRARY_PATH=$top/dist/lib mono $work/bindings/BindingBench.exe"
 java_bench="java -Djava.library.path=$work/bindings -cp $work/bindings/blinkengage.jar:$work/bindings BindingBench"
 
-contenders="simdjson jansson urlsession blinkengage blinkengage_dispatch_io"
+contenders="simdjson jansson urlsession blinkengage_sdk_callbacks blinkengage blinkengage_dispatch_io"
 label() { case $1 in simdjson) echo "libcurl + simdjson (the floor)";; jansson) echo "C: libcurl + jansson";;
-  urlsession) echo "Swift: URLSession + JSONDecoder";; blinkengage) echo "BlinkEngage (C API), I/O on the SDK's thread";;
-  blinkengage_dispatch_io) echo "BlinkEngage (C API), I/O in be_sdk_dispatch";; esac; }
+  urlsession) echo "Swift: URLSession + JSONDecoder";;
+  blinkengage_sdk_callbacks) echo "BlinkEngage (C API), callbacks and I/O on the callback thread (the default)";;
+  blinkengage) echo "BlinkEngage (C API), I/O on the transport thread, callbacks in be_sdk_dispatch";;
+  blinkengage_dispatch_io) echo "BlinkEngage (C API), I/O and callbacks in be_sdk_dispatch";; esac; }
 # The program and its arguments for a contender and an answer of $2 offers.
 run_args() {
   case $1 in
@@ -147,7 +150,7 @@ PY
 # BENCH_ONLY=swift runs the Swift surface's table alone (printed, BENCHMARKS.md untouched).
 only=${BENCH_ONLY:-}
 fetch_sizes="3 50"
-[ -z "$only" ] || fetch_sizes=""
+[ -z "$only" ] || [ "$only" = fetch ] || fetch_sizes=""
 report=$(mktemp)
 {
   echo "## Fetch + decode: $(nproc) cores, $(date -u +%Y-%m-%d), nginx on loopback"
@@ -312,11 +315,7 @@ PY
   printf "| contender |"; for placement in $placements; do printf " %s |" "$(placement_label "$placement")"; done; echo
   printf "|---|"; for _ in $placements; do printf -- "---|"; done; echo
   for contender in simdjson blinkengage_sdk_callbacks blinkengage blinkengage_dispatch_io; do
-    case $contender in
-      blinkengage_sdk_callbacks) printf "| BlinkEngage (C API), callbacks and I/O on the SDK's threads (the default) |";;
-      blinkengage) printf "| BlinkEngage (C API), I/O on the SDK's thread, callbacks in be_sdk_dispatch |";;
-      *) printf "| %s |" "$(label "$contender")";;
-    esac
+    printf "| %s |" "$(label "$contender")"
     for placement in $placements; do
       per_fetch=()
       for _ in 1 2 3 4 5; do
@@ -331,8 +330,9 @@ PY
     echo
   done
   echo
-  echo "Each hop between threads costs a switch on each side. The default mode hands the request to the transport thread,"
-  echo "which wakes again for the answer and hands the result to the callback thread, which wakes the host; I/O in"
+  echo "Each hop between threads costs a switch on each side. In the default mode the fetch call sends the request, and"
+  echo "the callback thread wakes for the answer, decodes it, runs the callback and wakes the host: one hop. With I/O on"
+  echo "the transport thread, the request is handed to it, and it hands the result to the host: two. I/O in"
   echo "be_sdk_dispatch makes no hop of its own."
   echo
   fi

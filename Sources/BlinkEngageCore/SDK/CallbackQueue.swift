@@ -6,8 +6,12 @@ import Musl
 
 /// The one home of host callbacks: a serial queue drained either by the SDK's callback thread or, in
 /// dispatch mode, by whichever host thread calls `dispatch`. Callbacks never run inside the call that queued
-/// them, never run under a lock (so a callback may call back into the library), and never two at once: in
-/// dispatch mode one thread drains at a time, and a `dispatch` from inside a callback returns 0 at once.
+/// them, never run under a lock (so a callback may call back into the library), and never two at once: one
+/// thread drains at a time, and a `dispatch` from inside a callback returns 0 at once.
+///
+/// The callback thread drains as a dispatching host would: it sleeps in poll on the queue's pipe or, when it
+/// drives the offer fetches too, on their transport's descriptor (which the pipe joins). The thread that reads
+/// an answer then decodes it and runs its callback, with no thread woken in between.
 final class CallbackQueue: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -15,9 +19,9 @@ final class CallbackQueue: Sendable {
         var jobs: [Job] = []
         var head = 0
         var closing = false
-        /// A host thread is draining in dispatch mode; others return at once instead of running jobs beside it.
+        /// A thread is draining; others return at once instead of running jobs beside it.
         var draining = false
-        /// Whether the dispatch pipe holds its byte.
+        /// Whether the pipe holds its byte.
         var signalled = false
         var pending: Int { jobs.count - head }
     }
@@ -25,35 +29,35 @@ final class CallbackQueue: Sendable {
     let mode: SDKConfiguration.CallbackMode
     private let state = ConditionLock(State())
     private let thread = Locked<NativeThread?>(nil)
-    /// Dispatch mode: the read end of a pipe that holds one byte exactly while jobs wait and no host thread drains
-    /// (a drain runs what is queued meanwhile, so jobs queued from inside it, by driven fetches, cost no byte).
+    /// The read end of a pipe that holds one byte exactly while jobs wait and no thread drains (a drain runs what
+    /// is queued meanwhile, so jobs queued from inside it, by driven fetches, cost no byte); after `close` began,
+    /// also to wake the callback thread. Polled by the host in dispatch mode, else by the callback thread.
     let readinessDescriptor: Int32
     private let readinessWriter: Int32
 
+    /// In SDK-thread mode the thread starts with `startThread`, once the transport it drives exists.
     init(mode: SDKConfiguration.CallbackMode) throws(EngineFailure) {
         self.mode = mode
-        if mode == .dispatch {
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else { throw .invalidState("cannot create the dispatch descriptor (errno \(errno))") }
-            for end in ends {
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            }
-            readinessDescriptor = ends[0]
-            readinessWriter = ends[1]
-        } else {
-            readinessDescriptor = -1
-            readinessWriter = -1
-            let started = try NativeThread(name: "be-callbacks") { [unowned self] in self.runOnCallbackThread() }
-            thread.withLock { $0 = started }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .invalidState("cannot create the callback queue's pipe (errno \(errno))") }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
+        readinessDescriptor = ends[0]
+        readinessWriter = ends[1]
     }
 
     deinit {
-        if readinessDescriptor >= 0 {
-            Glibc.close(readinessDescriptor)
-            Glibc.close(readinessWriter)
-        }
+        Glibc.close(readinessDescriptor)
+        Glibc.close(readinessWriter)
+    }
+
+    /// SDK-thread mode: starts the callback thread, which also does the I/O of `fetches` (nil: none to drive).
+    func startThread(driving fetches: DrivenTransport?) throws(EngineFailure) {
+        guard mode == .sdkThread else { return }
+        let started = try NativeThread(name: "be-callbacks") { [unowned self] in self.runOnCallbackThread(driving: fetches) }
+        thread.withLock { $0 = started }
     }
 
     /// Queues a job. Jobs queued after `close` began still run before `close` returns.
@@ -64,9 +68,9 @@ final class CallbackQueue: Sendable {
         }
     }
 
-    /// Puts the byte in the pipe, under the lock, if jobs wait and it is not there yet.
+    /// Puts the byte in the pipe, under the lock, if jobs wait (or `close` began) and it is not there yet.
     private func signal(_ state: inout State) {
-        guard readinessDescriptor >= 0, state.pending > 0, !state.signalled else { return }
+        guard state.pending > 0 || state.closing, !state.signalled else { return }
         var one: UInt8 = 1
         _ = write(readinessWriter, &one, 1)
         state.signalled = true
@@ -76,7 +80,13 @@ final class CallbackQueue: Sendable {
     /// at once inside a callback, or while another thread is draining (its drain runs what is queued).
     /// `first` runs before the jobs, admitted like them: one thread at a time, never inside a callback.
     func dispatch(maximum: Int, first: () -> Void = {}) -> Int {
-        guard mode == .dispatch, !isCurrentThreadInCallback else { return 0 }
+        guard mode == .dispatch else { return 0 }
+        return drain(maximum: maximum, first: first)
+    }
+
+    /// `dispatch` for any mode: the host's in dispatch mode, the callback thread's otherwise.
+    private func drain(maximum: Int, first: () -> Void) -> Int {
+        guard !isCurrentThreadInCallback else { return 0 }
         let admitted = state.withLock { state -> Bool in
             guard !state.draining else { return false }
             state.draining = true
@@ -96,7 +106,7 @@ final class CallbackQueue: Sendable {
     /// Runs every queued job (on the callback thread, or here in dispatch mode) and stops the thread. In
     /// dispatch mode it first waits for a drain in progress on another thread, so jobs never run two at once.
     func close() {
-        state.withLock { $0.closing = true }
+        state.withLock { $0.closing = true; signal(&$0) }
         if let thread = thread.withLock({ $0 }) {
             thread.join()
         } else {
@@ -128,11 +138,16 @@ final class CallbackQueue: Sendable {
         return job
     }
 
-    private func runOnCallbackThread() {
+    /// Sleeps until there is something to do, does it as a host's dispatch would, and returns once `close`
+    /// began and nothing is left. A callback that takes long holds the fetches' I/O (and counts against their
+    /// timeouts) as it holds the callbacks after it.
+    private func runOnCallbackThread(driving fetches: DrivenTransport?) {
+        var ready = pollfd(fd: fetches?.descriptor ?? readinessDescriptor, events: Int16(POLLIN), revents: 0)
         while true {
-            let job = state.wait(until: { $0.pending > 0 || $0.closing }) { pop(&$0) } ?? nil
-            guard let job else { return }  // closing and drained
-            CallbackContext.run(for: self, job)
+            if ForkGate.outside({ poll(&ready, 1, -1) }) < 0, errno == EINTR { continue }
+            _ = drain(maximum: 0) { fetches?.drive() }
+            fetches?.settle()
+            if state.withLock({ $0.closing && $0.pending == 0 }) { return }
         }
     }
 }

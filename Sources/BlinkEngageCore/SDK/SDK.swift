@@ -8,18 +8,22 @@ import Musl
 /// only thing the C ABI talks to.
 ///
 /// Threads. An SDK runs these, each named, each joined at shutdown:
-/// - `be-transport`: drives libcurl for first-party requests (Moments, Engage, zone ads) and runs their
-///   completions, which decode answers and queue callbacks; at most 8 connections, 4 per host.
+/// - `be-transport`: drives libcurl for first-party requests (Engage, zone ads, and Moments in dispatch mode
+///   without BE_FETCH_IO_ON_DISPATCH) and runs their completions, which decode answers and queue callbacks; at
+///   most 8 connections, 4 per host.
 /// - `be-beacons`: drives libcurl for tracking beacons to third-party pixel hosts, with its own 8 connections
 ///   (1 per host), so hanging pixel hosts never hold up a fetch.
 /// - `be-outbox`: chooses what to deliver next from the durable queue, sleeps while nothing is due.
-/// - `be-callbacks` (callbacks on the SDK thread only): runs host callbacks one at a time. In dispatch mode
-///   there is none: host threads run callbacks in `be_sdk_dispatch`, one at a time.
+/// - `be-callbacks` (callbacks on the SDK thread only): runs host callbacks one at a time, and drives the
+///   Moments fetches' libcurl (a `DrivenTransport` of its own, 8 connections, 4 per host), so the thread that
+///   reads an answer decodes it and runs its callback. In dispatch mode there is none: host threads run
+///   callbacks in `be_sdk_dispatch`, one at a time.
 /// - `be-images` (from the first `be_sdk_fetch_image`): drives libcurl for images, with its own 8 connections
 ///   (4 per host), and reads and writes the disk cache of images between transfers.
 /// With BE_FETCH_IO_ON_DISPATCH, Moments fetches use none of these: the host thread in `be_sdk_dispatch` drives
-/// them (`DrivenTransport`). Registration retries wait on a timer of the `be-transport` thread. Host calls run
-/// on the host's threads and only take short locks, except `flush` (which waits, bounded) and `shutdown`.
+/// them. With a host transport, they go through it. Registration retries wait on a timer of the `be-transport`
+/// thread. Host calls run on the host's threads and only take short locks, except `flush` (which waits,
+/// bounded) and `shutdown`.
 public final class SDK: Sendable {
     private enum Phase { case running, stopping, stopped }
 
@@ -38,7 +42,8 @@ public final class SDK: Sendable {
     /// Third-party tracking beacons, with connections of their own.
     let beaconTransport: any Transport
     let callbacks: CallbackQueue
-    /// Moments fetches and prefetches when they do their I/O in `dispatch` (BE_FETCH_IO_ON_DISPATCH); nil otherwise.
+    /// Moments fetches and prefetches, driven where callbacks run: by the callback thread, or by `dispatch` with
+    /// BE_FETCH_IO_ON_DISPATCH; nil with a host transport, and in dispatch mode without that.
     let drivenFetches: DrivenTransport?
     /// Where Moments fetches and prefetches go.
     var fetchTransport: any Transport {
@@ -160,15 +165,19 @@ public final class SDK: Sendable {
             beaconTransport.shutdown()
             throw error
         }
+        var driven: DrivenTransport?
         do {
-            drivenFetches = try configuration.makeDrivenFetchTransport(Self.firstPartyTransport,
-                                                                      alsoReadableWith: callbacks.readinessDescriptor)
+            driven = try configuration.makeDrivenFetchTransport(Self.firstPartyTransport,
+                                                               alsoReadableWith: callbacks.readinessDescriptor)
+            try callbacks.startThread(driving: driven)
         } catch {
+            driven?.shutdown()
             callbacks.close()
             transport.shutdown()
             beaconTransport.shutdown()
             throw error
         }
+        drivenFetches = driven
         do {
             outbox = try Outbox(
                 settings: Outbox.Settings(
@@ -272,7 +281,7 @@ public final class SDK: Sendable {
     /// callbacks here (all when <= 0). 0 in a forked child (the parent's callbacks are not the child's to run),
     /// inside a callback, or while another thread dispatches.
     public func dispatch(maximum: Int) -> Int {
-        guard !isForkedChild else { return 0 }
+        guard !isForkedChild, callbacks.mode == .dispatch else { return 0 }
         guard let drivenFetches else { return callbacks.dispatch(maximum: maximum) }
         let ran = callbacks.dispatch(maximum: maximum) { drivenFetches.drive() }
         drivenFetches.settle()
@@ -281,7 +290,10 @@ public final class SDK: Sendable {
 
     /// Dispatch mode: the descriptor that is readable while callbacks wait (or driven fetches have I/O to do);
     /// -1 otherwise and in a forked child.
-    public var dispatchDescriptor: Int32 { isForkedChild ? -1 : drivenFetches?.descriptor ?? callbacks.readinessDescriptor }
+    public var dispatchDescriptor: Int32 {
+        guard !isForkedChild, callbacks.mode == .dispatch else { return -1 }
+        return drivenFetches?.descriptor ?? callbacks.readinessDescriptor
+    }
 
     /// Counters since start: requests and the tracking queue.
     public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64,

@@ -99,13 +99,16 @@ public struct SDKConfiguration: Sendable {
         network.pinnedPublicKey = pins
     }
 
-    /// The transport of offer fetches when they do their I/O in `be_sdk_dispatch`: nil on the SDK's thread, and
-    /// with a host-supplied transport (fetches go through it). `alsoReadableWith` joins the dispatch descriptor.
+    /// The transport of offer fetches where callbacks run: the callback thread's (callbacks on the SDK thread) or
+    /// `be_sdk_dispatch`'s (BE_FETCH_IO_ON_DISPATCH). Nil for dispatched callbacks with fetch I/O on the SDK's
+    /// transport thread, and with a host-supplied transport (fetches go through it). `alsoReadableWith` joins
+    /// its descriptor: the callback queue's pipe.
     func makeDrivenFetchTransport(_ options: TransportOptions, alsoReadableWith descriptor: Int32) throws(EngineFailure) -> DrivenTransport? {
-        guard fetchIO == .dispatch, hostHTTPSend == nil else { return nil }
-        guard callbackMode == .dispatch else {
+        guard hostHTTPSend == nil else { return nil }
+        if fetchIO == .dispatch, callbackMode != .dispatch {
             throw .invalidArgument("BE_FETCH_IO_ON_DISPATCH needs BE_CALLBACKS_ON_DISPATCH")
         }
+        guard fetchIO == .dispatch || callbackMode == .sdkThread else { return nil }
         var options = options
         options.network = network
         return try DrivenTransport(options: options, alsoReadableWith: descriptor)

@@ -11,12 +11,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 
-static be_moments_request *placement_request(void) {
-    be_moments_request *request = be_moments_request_new();
-    be_moments_request_set_payload(request, "placement", "checkout");
-    return request;
-}
-
 /* ---- a log handler that keeps every message ---------------------------------------------------------------- */
 
 typedef struct {

@@ -6,12 +6,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-static be_moments_request *placement_request(void) {
-    be_moments_request *request = be_moments_request_new();
-    be_moments_request_set_payload(request, "placement", "checkout");
-    return request;
-}
-
 static void test_library_section(void) {
     char expected[32];
     snprintf(expected, sizeof expected, "%d.%d.%d", BE_VERSION_MAJOR, BE_VERSION_MINOR, BE_VERSION_PATCH);

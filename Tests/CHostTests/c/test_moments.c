@@ -18,12 +18,6 @@ static void fetch(be_moments_request *request, test_result *result) {
     CHECK(test_result_wait(result, 1));
 }
 
-static be_moments_request *placement_request(void) {
-    be_moments_request *request = be_moments_request_new();
-    CHECK_INT(be_moments_request_set_payload(request, "placement", "checkout"), BE_OK);
-    return request;
-}
-
 static void test_success_decodes_every_field_and_style(void) {
     test_result r;
     be_moments_request *request = placement_request();

@@ -277,6 +277,14 @@ static inline long client_port_after(const char *requests, const char *needle) {
     return strtol(port + 15, NULL, 10);
 }
 
+/* A Moments request for the checkout placement (the caller frees it). No CHECK: callbacks make them too, on
+ * the SDK's thread, and the check counters belong to the test's thread. */
+static inline be_moments_request *placement_request(void) {
+    be_moments_request *request = be_moments_request_new();
+    be_moments_request_set_payload(request, "placement", "checkout");
+    return request;
+}
+
 /* The SDK's counters now. */
 static inline be_stats stats_of(be_sdk *sdk) {
     be_stats stats;

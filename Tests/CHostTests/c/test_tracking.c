@@ -49,6 +49,20 @@ static void read_switches(thread_switches *out) {
     if (tasks) closedir(tasks);
 }
 
+/* The tail of work just done (a write seen by the directory watch, say) settles first: waits until the SDK's
+ * threads were quiet for one second (30 s at most). */
+static void wait_for_a_quiet_second(void) {
+    thread_switches before, after;
+    int i;
+    for (i = 0; i < 30; i++) {
+        struct timespec second = {1, 0}; /* the quiet second itself: a measurement, not a wait for a condition */
+        read_switches(&before);
+        nanosleep(&second, NULL);
+        read_switches(&after);
+        if (memcmp(before.switches, after.switches, sizeof before.switches) == 0) return;
+    }
+}
+
 /* `shared`: a second SDK on the same storage directory, which waits for the directory's lock (a directory
  * watch, inotify or the portable build's sockets, must wake it only when something happens). */
 static void idle_costs_nothing(be_callback_mode mode, be_fetch_io io, int shared) {
@@ -76,14 +90,7 @@ static void idle_costs_nothing(be_callback_mode mode, be_fetch_io io, int shared
     response = r.response;
     screen = be_sdk_moments_screen(sdk, response);
     CHECK_INT(be_sdk_flush(sdk, 60000), BE_OK);
-    /* the work's own tail (a write seen by the directory watch, say) settles first: wait for one quiet second */
-    for (i = 0; i < 30; i++) {
-        struct timespec second = {1, 0};
-        read_switches(&before);
-        nanosleep(&second, NULL);
-        read_switches(&after);
-        if (memcmp(before.switches, after.switches, sizeof before.switches) == 0) break;
-    }
+    wait_for_a_quiet_second();
     read_switches(&before);
     CHECK(before.count >= (mode == BE_CALLBACKS_ON_DISPATCH ? 3 : 4)); /* transport, beacons, outbox (+ callbacks) */
     nanosleep(&idle, NULL); /* the measurement itself: ten idle seconds */
@@ -111,6 +118,49 @@ static void test_an_idle_sdk_never_wakes_up(void) { idle_costs_nothing(BE_CALLBA
 /* Fetch I/O on dispatch too: the readiness poller (the portable build's relay thread) idles as well. */
 static void test_an_idle_sdk_in_dispatch_mode_never_wakes_up(void) {
     idle_costs_nothing(BE_CALLBACKS_ON_DISPATCH, BE_FETCH_IO_ON_DISPATCH, 1);
+}
+
+/* With callbacks on the SDK's thread, that thread also reads the fetches' answers: a fetch wakes no other SDK
+ * thread (in the portable build, but for the poll relay that stands for its epoll). */
+static void test_a_fetch_wakes_no_thread_but_the_callback_thread(void) {
+    enum { FETCHES = 10 };
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement_request();
+    thread_switches before, after;
+    test_result r;
+    long callback_thread = 0, others = 0;
+    int i, j;
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK); /* the connection made */
+    CHECK(test_result_wait(&r, 1) && !r.has_error);
+    wait_for_a_quiet_second();
+    read_switches(&before);
+    for (i = 2; i <= FETCHES + 1; i++) {
+        CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+        CHECK(test_result_wait(&r, i) && !r.has_error);
+    }
+    read_switches(&after);
+    for (i = 0; i < before.count; i++) {
+        for (j = 0; j < after.count; j++) {
+            long woken = after.switches[j] - before.switches[i];
+            if (after.tid[j] != before.tid[i] || woken == 0) continue;
+            if (strcmp(before.name[i], "be-callbacks") == 0) {
+                callback_thread += woken;
+            } else if (strcmp(before.name[i], "be-poll-relay") != 0) {
+                fprintf(stderr, "thread %s switched %ld times in %d fetches\n", before.name[i], woken, FETCHES);
+                others += woken;
+            }
+        }
+    }
+    CHECK(callback_thread >= FETCHES);
+    CHECK_INT(others, 0);
+    printf("%d fetches: %ld switches of be-callbacks, %ld of other SDK threads\n", FETCHES, callback_thread, others);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
 }
 
 /* ---- a full disk ---------------------------------------------------------------------------------------- */
@@ -250,5 +300,6 @@ int main(void) {
     RUN(test_identities_up_to_the_limit_survive_a_restart);
     RUN(test_an_idle_sdk_never_wakes_up);
     RUN(test_an_idle_sdk_in_dispatch_mode_never_wakes_up);
+    RUN(test_a_fetch_wakes_no_thread_but_the_callback_thread);
     return test_finish();
 }
