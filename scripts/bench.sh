@@ -354,7 +354,7 @@ PY
   echo
   [ -n "$only" ] || "$work/tracking_bench" "$base" "${BENCH_EVENTS:-5000}"
 } | tee "$report"
-# BENCH_ONLY=swift, bindings, scans or viewability: that table alone, printed; BENCHMARKS.md stays as it is.
+# Any BENCH_ONLY: that table alone, printed; BENCHMARKS.md stays as it is.
 [ -z "$only" ] || { rm -f "$report"; exit 0; }
 # Peak memory of a host transport's answers: test_host_transport's measured cases, against the sandbox, with the
 # release library.
