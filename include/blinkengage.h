@@ -19,7 +19,9 @@
  *    (BE_CALLBACKS_ON_DISPATCH). A callback may call any function of the library except be_sdk_shutdown() on
  *    its own SDK (that call is detected, logged as an error, and does nothing). Keep callbacks short: the
  *    callback thread also reads the answers of offer fetches, and a callback that blocks holds back the
- *    callbacks and fetches behind it (their timeouts keep running).
+ *    callbacks and fetches behind it. Their timeouts keep running: a fetch whose timeout passes while a callback
+ *    blocks that thread fails with BE_MOMENTS_ERROR_NETWORK, even if its answer had come (with
+ *    BE_FETCH_IO_ON_DISPATCH the same holds for the host's dispatching thread).
  *  - NULL and bad input. Every function accepts NULL for any pointer and answers BE_ERR_INVALID_ARGUMENT,
  *    NULL or 0 instead of crashing. Strings from the host must be valid UTF-8; others are refused.
  *  - Threads. Every function may be called from any thread.
