@@ -6,8 +6,7 @@ internal import CCurl
 // Safe: one thread at a time uses it (the transport thread, or a driver under the driver lock); deinit comes after.
 final class CurlMulti: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
-    private let network: NetworkOptions
-    private let waitsToMultiplex: Bool
+    private let options: TransportOptions
     private var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
     /// Easy handles of finished requests, with their options, for the next ones: a new handle costs an
     /// allocation of libcurl's whole per-transfer state and its zeroing, every request.
@@ -19,8 +18,7 @@ final class CurlMulti: @unchecked Sendable {
         guard CurlGlobal.isReady else { throw .invalidState("libcurl could not be initialised") }
         guard let raw = curl_multi_init() else { throw .noMemory("libcurl could not create a multi handle") }
         self.raw = raw
-        network = options.network
-        waitsToMultiplex = options.waitsToMultiplex
+        self.options = options
         _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_TOTAL_CONNECTIONS, options.maximumTotalConnections)
         _ = be_curl_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, options.maximumConnectionsPerHost)
     }
@@ -42,8 +40,8 @@ final class CurlMulti: @unchecked Sendable {
             let reused = identical ?? idle.indices.last
             let prepared: PreparedHandle
             if let reused { prepared = idle.remove(at: reused) } else { prepared = try PreparedHandle() }
-            let easy = try EasyHandle(on: prepared, isConfigured: identical != nil, request: request, network: network,
-                                      waitsToMultiplex: waitsToMultiplex, completion: completion)
+            let easy = try EasyHandle(on: prepared, isConfigured: identical != nil, request: request, options: options,
+                                      completion: completion)
             let added = curl_multi_add_handle(raw, easy.rawHandle)
             guard added == CURLM_OK else {
                 return completion(.failure(.network(String(cString: curl_multi_strerror(added)))))

@@ -44,8 +44,6 @@ final class PreparedHandle {
 final class EasyHandle {
     let prepared: PreparedHandle
     let request: HTTPRequest
-    let network: NetworkOptions
-    let waitsToMultiplex: Bool
     let completion: HTTPCompletion
     private(set) var body: [UInt8] = []
     private(set) var responseHeaders: [String: String] = [:]
@@ -55,20 +53,18 @@ final class EasyHandle {
     ///   - prepared: the handle to send on.
     ///   - isConfigured: whether `prepared` is configured for a byte-identical request (`CurlMulti` looked): it is
     ///     then used as it is; otherwise it is configured here, reset first when it carries another request's options.
-    ///   - waitsToMultiplex: `TransportOptions.waitsToMultiplex`.
-    init(on prepared: PreparedHandle, isConfigured: Bool, request: HTTPRequest, network: NetworkOptions,
-         waitsToMultiplex: Bool, completion: @escaping HTTPCompletion) throws(TransportError) {
+    ///   - options: the transport's: its network settings, and whether https requests wait to multiplex.
+    init(on prepared: PreparedHandle, isConfigured: Bool, request: HTTPRequest, options: TransportOptions,
+         completion: @escaping HTTPCompletion) throws(TransportError) {
         self.prepared = prepared
         self.request = request
-        self.network = network
-        self.waitsToMultiplex = waitsToMultiplex
         self.completion = completion
         prepared.errorBuffer.pointee = 0
         if !isConfigured {
             if !prepared.isPristine { prepared.reset() }
             // A configuration that fails halfway leaves the handle neither pristine nor configured: reset next time.
             prepared.isPristine = false
-            try configure()
+            try configure(options)
             prepared.configuredFor = request
         }
         // This request's own state is what the callbacks reach.
@@ -106,7 +102,7 @@ final class EasyHandle {
         }
     }
 
-    private func configure() throws(TransportError) {
+    private func configure(_ options: TransportOptions) throws(TransportError) {
         // The one choke point for what leaves: whoever built the request, nothing with CR, LF or NUL reaches a
         // header line or the request line.
         try HTTPRequestRules.check(request)
@@ -123,9 +119,9 @@ final class EasyHandle {
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
         // The host's network settings, checked when they were configured (NetworkSettings).
-        if let proxy = network.proxy { try set(CURLOPT_PROXY, proxy) }
-        if let caFile = network.caFile { try set(CURLOPT_CAINFO, caFile) }
-        if let pins = network.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
+        if let proxy = options.network.proxy { try set(CURLOPT_PROXY, proxy) }
+        if let caFile = options.network.caFile { try set(CURLOPT_CAINFO, caFile) }
+        if let pins = options.network.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
         // "" lets libcurl decode every encoding it can; what is offered is the header line below.
         try set(CURLOPT_ACCEPT_ENCODING, "")
         // Transfers to an https host whose connection is being made wait to learn whether it multiplexes (HTTP/2
@@ -134,7 +130,7 @@ final class EasyHandle {
         // and a hanging one would hold every other request to the host. Only where the transport wants it
         // (`TransportOptions.waitsToMultiplex`).
         let https = request.url.utf8.prefix(6).map { $0 | 0x20 }.elementsEqual("https:".utf8)
-        try set(CURLOPT_PIPEWAIT, waitsToMultiplex && https ? 1 : 0)
+        try set(CURLOPT_PIPEWAIT, options.waitsToMultiplex && https ? 1 : 0)
         // Refuse early when the server announces a larger body; the write callback catches the rest.
         try check(be_curl_easy_setopt_off_t(rawHandle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodyBytes)),
                   CURLOPT_MAXFILESIZE_LARGE)
