@@ -76,16 +76,19 @@ final class CallbackQueue: Sendable {
         state.signalled = true
     }
 
-    /// Dispatch mode: runs up to `maximum` jobs (all when <= 0) on this thread; returns how many ran. Returns 0
-    /// at once inside a callback, or while another thread is draining (its drain runs what is queued).
-    /// `first` runs before the jobs, admitted like them: one thread at a time, never inside a callback.
-    func dispatch(maximum: Int, first: () -> Void = {}) -> Int {
+    /// Dispatch mode: does the ready I/O of `fetches` when they are driven here, then runs up to `maximum` jobs
+    /// (all when <= 0) on this thread; returns how many ran. Returns 0 at once inside a callback, or while another
+    /// thread is draining (its drain runs what is queued).
+    func dispatch(maximum: Int, driving fetches: DrivenTransport?) -> Int {
         guard mode == .dispatch else { return 0 }
-        return drain(maximum: maximum, first: first)
+        return drain(maximum: maximum, driving: fetches)
     }
 
-    /// `dispatch` for any mode: the host's in dispatch mode, the callback thread's otherwise.
-    private func drain(maximum: Int, first: () -> Void) -> Int {
+    /// `dispatch` for any mode: the host's in dispatch mode, the callback thread's otherwise. The fetches' drive
+    /// is admitted like the jobs (one thread at a time, never inside a callback); after it all, their descriptor
+    /// settles: it stops being readable when nothing is left to do.
+    private func drain(maximum: Int, driving fetches: DrivenTransport?) -> Int {
+        defer { fetches?.settle() }
         guard !isCurrentThreadInCallback else { return 0 }
         let admitted = state.withLock { state -> Bool in
             guard !state.draining else { return false }
@@ -94,7 +97,7 @@ final class CallbackQueue: Sendable {
         }
         guard admitted else { return 0 }
         defer { state.withLock { $0.draining = false; signal(&$0) } }  // what is left over (`maximum`)
-        first()
+        fetches?.drive()
         var ran = 0
         while maximum <= 0 || ran < maximum, let job = takeJob() {
             CallbackContext.run(for: self, job)
@@ -145,8 +148,7 @@ final class CallbackQueue: Sendable {
         var ready = pollfd(fd: fetches?.descriptor ?? readinessDescriptor, events: Int16(POLLIN), revents: 0)
         while true {
             if ForkGate.outside({ poll(&ready, 1, -1) }) < 0, errno == EINTR { continue }
-            _ = drain(maximum: 0) { fetches?.drive() }
-            fetches?.settle()
+            _ = drain(maximum: 0, driving: fetches)
             if state.withLock({ $0.closing && $0.pending == 0 }) { return }
         }
     }

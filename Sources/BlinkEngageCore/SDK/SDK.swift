@@ -281,11 +281,8 @@ public final class SDK: Sendable {
     /// callbacks here (all when <= 0). 0 in a forked child (the parent's callbacks are not the child's to run),
     /// inside a callback, or while another thread dispatches.
     public func dispatch(maximum: Int) -> Int {
-        guard !isForkedChild, callbacks.mode == .dispatch else { return 0 }
-        guard let drivenFetches else { return callbacks.dispatch(maximum: maximum) }
-        let ran = callbacks.dispatch(maximum: maximum) { drivenFetches.drive() }
-        drivenFetches.settle()
-        return ran
+        guard !isForkedChild else { return 0 }
+        return callbacks.dispatch(maximum: maximum, driving: drivenFetches)
     }
 
     /// Dispatch mode: the descriptor that is readable while callbacks wait (or driven fetches have I/O to do);
