@@ -81,7 +81,7 @@ static void url_with_host(char *out, size_t size, const char *name, const char *
 static void test_a_hung_lookup_holds_back_no_other_host_and_each_name_is_looked_up_once(void) {
     char moments[256], engage[256];
     be_sdk *sdk = NULL;
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request = placement_request();
     test_result offers, feed, again_offers, again_feed;
     be_config *config = sandbox_config("demo-key");
     url_with_host(moments, sizeof moments, "slow-dns.test", "/native/v4");
@@ -91,7 +91,6 @@ static void test_a_hung_lookup_holds_back_no_other_host_and_each_name_is_looked_
     /* No warm-up: its lookup and the fetch's, both begun before the first answer, would be two (libcurl shares
      * answers, not lookups in progress). */
     CHECK_INT(be_config_set_warm_up_at_start(config, 0), BE_OK);
-    CHECK_INT(be_moments_request_set_payload(request, "placement", "checkout"), BE_OK);
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
 
     /* The Moments fetch waits on its host's lookup; registration and the feed, on the same transport, go on. */

@@ -45,20 +45,12 @@ static be_sdk *start_through_the_proxy(int warm_up_at_start) {
     return sdk;
 }
 
-static int warm_up_recorded(const void *sdk) {
-    char *lines = NULL;
-    int done = be_sdk_recorder_json((be_sdk *)(uintptr_t)sdk, &lines) == BE_OK && lines && strstr(lines, "\"HEAD\"") != NULL;
-    be_string_free(lines);
-    return done;
-}
-
 /* Waits until the recorder shows the warm-up's HEAD answered: its connection is back in the pool (60 s at most). */
-static int wait_for_the_warm_up(be_sdk *sdk) { return wait_until(warm_up_recorded, sdk, 60000); }
+static int wait_for_the_warm_up(be_sdk *sdk) { return wait_until(warm_up_answered, sdk, 60000); }
 
 static void fetch(be_sdk *sdk) {
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request = placement_request();
     test_result r;
-    CHECK_INT(be_moments_request_set_payload(request, "placement", "checkout"), BE_OK);
     test_result_init(&r);
     CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
     CHECK(test_result_wait(&r, 1) && !r.has_error);

@@ -285,6 +285,16 @@ static inline be_moments_request *placement_request(void) {
     return request;
 }
 
+/* Whether the flight recorder of `sdk` (a be_sdk *, const for wait_until) holds a HEAD: a warm-up's, recorded
+ * when it was answered, its connection then kept. */
+static inline int warm_up_answered(const void *sdk) {
+    char *lines = NULL;
+    int seen = be_sdk_recorder_json((be_sdk *)(uintptr_t)sdk, &lines) == BE_OK && lines &&
+               strstr(lines, "\"method\":\"HEAD\"") != NULL;
+    be_string_free(lines);
+    return seen;
+}
+
 /* The SDK's counters now. */
 static inline be_stats stats_of(be_sdk *sdk) {
     be_stats stats;

@@ -49,6 +49,15 @@ static void read_switches(thread_switches *out) {
     if (tasks) closedir(tasks);
 }
 
+/* How often thread `i` of `before` switched until `after` (0 when it is gone). */
+static long switches_since(const thread_switches *before, const thread_switches *after, int i) {
+    int j;
+    for (j = 0; j < after->count; j++) {
+        if (after->tid[j] == before->tid[i]) return after->switches[j] - before->switches[i];
+    }
+    return 0;
+}
+
 /* The tail of work just done (a write seen by the directory watch, say) settles first: waits until the SDK's
  * threads were quiet for one second (30 s at most). */
 static void wait_for_a_quiet_second(void) {
@@ -68,19 +77,18 @@ static void wait_for_a_quiet_second(void) {
 static void idle_costs_nothing(be_callback_mode mode, be_fetch_io io, int shared) {
     be_config *config = sandbox_config("demo-key");
     be_sdk *sdk = NULL, *second = NULL;
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request = placement_request();
     be_moments_response *response = NULL;
     be_offer_screen *screen;
     thread_switches before, after;
     test_result r;
     struct timespec idle = {10, 0};
-    int i, j, woken = 0;
+    int i, woken = 0;
     be_config_set_callback_mode(config, mode);
     CHECK_INT(be_config_set_fetch_io(config, io), BE_OK);
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     if (shared) CHECK_INT(be_sdk_start(config, &second), BE_OK);
     /* some real work first: a fetch, beacons and an event delivered, so every thread has run */
-    be_moments_request_set_payload(request, "placement", "checkout");
     test_result_init(&r);
     CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
     if (mode == BE_CALLBACKS_ON_DISPATCH) {
@@ -96,12 +104,10 @@ static void idle_costs_nothing(be_callback_mode mode, be_fetch_io io, int shared
     nanosleep(&idle, NULL); /* the measurement itself: ten idle seconds */
     read_switches(&after);
     for (i = 0; i < before.count; i++) {
-        for (j = 0; j < after.count; j++) {
-            if (after.tid[j] != before.tid[i]) continue;
-            if (after.switches[j] != before.switches[i]) {
-                fprintf(stderr, "thread %s woke %ld times in 10 idle seconds\n", before.name[i], after.switches[j] - before.switches[i]);
-                woken++;
-            }
+        long switched = switches_since(&before, &after, i);
+        if (switched != 0) {
+            fprintf(stderr, "thread %s woke %ld times in 10 idle seconds\n", before.name[i], switched);
+            woken++;
         }
     }
     CHECK_INT(woken, 0);
@@ -130,7 +136,7 @@ static void test_a_fetch_wakes_no_thread_but_the_callback_thread(void) {
     thread_switches before, after;
     test_result r;
     long callback_thread = 0, others = 0;
-    int i, j;
+    int i;
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     test_result_init(&r);
     CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK); /* the connection made */
@@ -143,15 +149,13 @@ static void test_a_fetch_wakes_no_thread_but_the_callback_thread(void) {
     }
     read_switches(&after);
     for (i = 0; i < before.count; i++) {
-        for (j = 0; j < after.count; j++) {
-            long woken = after.switches[j] - before.switches[i];
-            if (after.tid[j] != before.tid[i] || woken == 0) continue;
-            if (strcmp(before.name[i], "be-callbacks") == 0) {
-                callback_thread += woken;
-            } else if (strcmp(before.name[i], "be-poll-relay") != 0) {
-                fprintf(stderr, "thread %s switched %ld times in %d fetches\n", before.name[i], woken, FETCHES);
-                others += woken;
-            }
+        long woken = switches_since(&before, &after, i);
+        if (woken == 0) continue;
+        if (strcmp(before.name[i], "be-callbacks") == 0) {
+            callback_thread += woken;
+        } else if (strcmp(before.name[i], "be-poll-relay") != 0) {
+            fprintf(stderr, "thread %s switched %ld times in %d fetches\n", before.name[i], woken, FETCHES);
+            others += woken;
         }
     }
     CHECK(callback_thread >= FETCHES);
