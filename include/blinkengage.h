@@ -299,13 +299,14 @@ be_status be_config_set_callback_mode(be_config *config, be_callback_mode mode);
 
 /**
  * Where offer fetches (be_sdk_fetch_moments_offers(), be_sdk_prefetch_moments_offers()) do their network I/O.
- * Default BE_FETCH_IO_ON_SDK_THREAD: with BE_CALLBACKS_ON_SDK_THREAD the callback thread does it (the fetch call
- * starts the request as below, and the thread that reads the answer decodes it and runs the callback); with
- * BE_CALLBACKS_ON_DISPATCH the transport thread. With BE_FETCH_IO_ON_DISPATCH the SDK's threads take no part. The
- * fetch call itself starts the request and does the I/O that is possible at once, without waiting (an answer
- * already there included); when another thread is inside be_sdk_dispatch() at that moment, that thread starts
- * it instead. The rest is done by the host thread in be_sdk_dispatch(): it reads the answer, decodes it and
- * runs the callback, so no thread is woken between the answer and the callback. be_sdk_dispatch_fd() is then
+ * In both modes the fetch call itself starts the request and does the I/O that is possible at once, without
+ * waiting (an answer already there included); when another thread is doing the fetches' I/O at that moment,
+ * that thread starts it instead. Default BE_FETCH_IO_ON_SDK_THREAD: an SDK thread does the rest, with
+ * BE_CALLBACKS_ON_SDK_THREAD the callback thread (it reads the answer, decodes it and runs the callback), with
+ * BE_CALLBACKS_ON_DISPATCH the transport thread (it reads the answer, decodes it and queues the callback for
+ * be_sdk_dispatch()). With BE_FETCH_IO_ON_DISPATCH the SDK's threads take no part: the host thread in
+ * be_sdk_dispatch() reads the answer, decodes it and runs the callback, so no thread is woken between the answer
+ * and the callback. be_sdk_dispatch_fd() is then
  * also readable while a fetch or a warm-up of the Moments host (be_sdk_warm_up(), at start by default) has I/O to
  * do, and they make progress (their timeouts included) only while the host dispatches when that descriptor is
  * readable. Needs BE_CALLBACKS_ON_DISPATCH: be_sdk_start() refuses it with the other mode

@@ -330,10 +330,10 @@ PY
     echo
   done
   echo
-  echo "Each hop between threads costs a switch on each side. In the default mode the fetch call sends the request, and"
-  echo "the callback thread wakes for the answer, decodes it, runs the callback and wakes the host: one hop. With I/O on"
-  echo "the transport thread, the request is handed to it, and it hands the result to the host: two. I/O in"
-  echo "be_sdk_dispatch makes no hop of its own."
+  echo "Each hop between threads costs a switch on each side. In every mode the fetch call sends the request itself. With"
+  echo "callbacks on the SDK's thread (the default), the callback thread wakes for the answer, decodes it, runs the callback"
+  echo "and wakes the host: one hop. With I/O on the transport thread, that thread wakes for the answer, decodes it and"
+  echo "queues the callback, which wakes the host: one hop. I/O in be_sdk_dispatch makes no hop of its own."
   echo
   fi
   if [ -z "$only" ] || [ "$only" = roundtrips ]; then

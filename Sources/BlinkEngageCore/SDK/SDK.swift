@@ -42,9 +42,11 @@ public final class SDK: Sendable {
     /// Third-party tracking beacons, with connections of their own.
     let beaconTransport: any Transport
     let callbacks: CallbackQueue
-    /// Moments fetches and prefetches, driven where callbacks run: by the callback thread, or by `dispatch` with
-    /// BE_FETCH_IO_ON_DISPATCH; nil with a host transport, and in dispatch mode without that.
+    /// Moments fetches and prefetches, driven by the callback thread (callbacks on the SDK thread), by `dispatch`
+    /// (BE_FETCH_IO_ON_DISPATCH) or by the first-party transport's thread; nil with a host transport.
     let drivenFetches: DrivenTransport?
+    /// The same, when `dispatch` drives them (BE_FETCH_IO_ON_DISPATCH).
+    private let dispatchedFetches: DrivenTransport?
     /// Where Moments fetches and prefetches go.
     var fetchTransport: any Transport {
         guard let drivenFetches else { return transport }
@@ -151,33 +153,34 @@ public final class SDK: Sendable {
                 }),
             logger: logger, recorder: recorder)
         prefetches = PrefetchCache(ttlNanoseconds: UInt64(configuration.prefetchTTLSeconds) * 1_000_000_000)
-        transport = recorded(try configuration.makeTransport(Self.firstPartyTransport, pinned: true))
+        // The fetches' transport comes first: the first-party transport's thread may be the one to drive it.
+        callbacks = try CallbackQueue(mode: configuration.callbackMode)
+        let driven = try configuration.makeDrivenFetchTransport(Self.firstPartyTransport,
+                                                                alsoReadableWith: callbacks.readinessDescriptor)
+        do {
+            transport = recorded(try configuration.makeTransport(
+                Self.firstPartyTransport, pinned: true, driving: configuration.transportThreadDrivesFetches ? driven : nil))
+        } catch {
+            driven?.shutdown()
+            throw error
+        }
         do {
             beaconTransport = recorded(try configuration.makeTransport(Self.beaconTransport, pinned: false))
         } catch {
             transport.shutdown()
+            driven?.shutdown()
             throw error
         }
         do {
-            callbacks = try CallbackQueue(mode: configuration.callbackMode)
-        } catch {
-            transport.shutdown()
-            beaconTransport.shutdown()
-            throw error
-        }
-        var driven: DrivenTransport?
-        do {
-            driven = try configuration.makeDrivenFetchTransport(Self.firstPartyTransport,
-                                                               alsoReadableWith: callbacks.readinessDescriptor)
             try callbacks.startThread(driving: driven)
         } catch {
-            driven?.shutdown()
-            callbacks.close()
             transport.shutdown()
             beaconTransport.shutdown()
+            driven?.shutdown()
             throw error
         }
         drivenFetches = driven
+        dispatchedFetches = configuration.fetchIO == .dispatch ? driven : nil
         do {
             outbox = try Outbox(
                 settings: Outbox.Settings(
@@ -282,14 +285,14 @@ public final class SDK: Sendable {
     /// inside a callback, or while another thread dispatches.
     public func dispatch(maximum: Int) -> Int {
         guard !isForkedChild else { return 0 }
-        return callbacks.dispatch(maximum: maximum, driving: drivenFetches)
+        return callbacks.dispatch(maximum: maximum, driving: dispatchedFetches)
     }
 
     /// Dispatch mode: the descriptor that is readable while callbacks wait (or driven fetches have I/O to do);
     /// -1 otherwise and in a forked child.
     public var dispatchDescriptor: Int32 {
         guard !isForkedChild, callbacks.mode == .dispatch else { return -1 }
-        return drivenFetches?.descriptor ?? callbacks.readinessDescriptor
+        return dispatchedFetches?.descriptor ?? callbacks.readinessDescriptor
     }
 
     /// Counters since start: requests and the tracking queue.

@@ -99,29 +99,34 @@ public struct SDKConfiguration: Sendable {
         network.pinnedPublicKey = pins
     }
 
-    /// The transport of offer fetches where callbacks run: the callback thread's (callbacks on the SDK thread) or
-    /// `be_sdk_dispatch`'s (BE_FETCH_IO_ON_DISPATCH). Nil for dispatched callbacks with fetch I/O on the SDK's
-    /// transport thread, and with a host-supplied transport (fetches go through it). `alsoReadableWith` joins
-    /// its descriptor: the callback queue's pipe.
+    /// The transport of offer fetches when no host transport is given, driven where their answers are best read:
+    /// by the callback thread (callbacks on the SDK thread), by `be_sdk_dispatch` (BE_FETCH_IO_ON_DISPATCH), or by
+    /// the first-party transport's thread (dispatched callbacks, fetch I/O on the SDK's threads: the fetch call
+    /// sends, and that thread wakes only for the answer). `alsoReadableWith` joins its descriptor, where a thread
+    /// that drains the callback queue polls it (the queue's pipe).
     func makeDrivenFetchTransport(_ options: TransportOptions, alsoReadableWith descriptor: Int32) throws(EngineFailure) -> DrivenTransport? {
         guard hostHTTPSend == nil else { return nil }
         if fetchIO == .dispatch, callbackMode != .dispatch {
             throw .invalidArgument("BE_FETCH_IO_ON_DISPATCH needs BE_CALLBACKS_ON_DISPATCH")
         }
-        guard fetchIO == .dispatch || callbackMode == .sdkThread else { return nil }
         var options = options
         options.network = network
-        return try DrivenTransport(options: options, alsoReadableWith: descriptor)
+        return try DrivenTransport(options: options, alsoReadableWith: transportThreadDrivesFetches ? -1 : descriptor)
     }
+
+    /// Whether the first-party transport's thread drives the offer fetches: dispatched callbacks with fetch I/O on
+    /// the SDK's threads, and no host transport.
+    var transportThreadDrivesFetches: Bool { hostHTTPSend == nil && fetchIO == .sdkThread && callbackMode == .dispatch }
 
     /// A transport for `options`: the host's when it gave one, else libcurl with the network settings
     /// (the pinned keys only where `pinned`: first-party requests; pixel and image hosts are not the service).
-    func makeTransport(_ options: TransportOptions, pinned: Bool) throws(EngineFailure) -> any Transport {
+    /// `driving`: a transport whose I/O its thread does too (see `transportThreadDrivesFetches`).
+    func makeTransport(_ options: TransportOptions, pinned: Bool, driving fetches: DrivenTransport? = nil) throws(EngineFailure) -> any Transport {
         if let hostHTTPSend { return try HostTransport(options: options, send: hostHTTPSend) }
         var options = options
         options.network = network
         if !pinned { options.network.pinnedPublicKey = nil }
-        return try CurlTransport(options: options)
+        return try CurlTransport(options: options, driving: fetches)
     }
 
     public mutating func setTimeout(milliseconds: UInt32) throws(EngineFailure) {

@@ -17,12 +17,16 @@ public final class CurlTransport: Transport {
     private let waker: WakeSignal
     private let state = Locked(TransportState())
     private let thread = Locked<NativeThread?>(nil)
+    /// Another transport whose I/O this thread does too, when its descriptor is readable: the offer fetches with
+    /// dispatched callbacks, sent by the fetch call itself so that this thread wakes only for their answers.
+    private let fetches: DrivenTransport?
     public let options: TransportOptions
 
-    public init(options: TransportOptions = TransportOptions()) throws(EngineFailure) {
+    public init(options: TransportOptions = TransportOptions(), driving fetches: DrivenTransport? = nil) throws(EngineFailure) {
         multi = try CurlMulti(options: options)
         waker = try WakeSignal()
         self.options = options
+        self.fetches = fetches
         let started = try NativeThread(name: options.threadName) { [unowned self] in self.run() }
         thread.withLock { $0 = started }
     }
@@ -76,12 +80,22 @@ public final class CurlTransport: Transport {
             multi.completeFinished()
             // Sleeps until a socket is ready, one of libcurl's own timers is due (it shortens the wait to its
             // next timeout), one of ours is, or the waker is signalled. Idle, with nothing in flight and
-            // no timer set, it never wakes.
-            var wake = curl_waitfd(fd: waker.descriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+            // no timer set, it never wakes. The driven fetches' descriptor counts their timers and sockets.
+            var waits = (curl_waitfd(fd: waker.descriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0),
+                         curl_waitfd(fd: fetches?.descriptor ?? -1, events: Int16(CURL_WAIT_POLLIN), revents: 0))
             let timeout = pollTimeout()
-            ForkGate.outside { _ = curl_multi_poll(multi.raw, &wake, 1, timeout, nil) }
+            ForkGate.outside {
+                withUnsafeMutableBytes(of: &waits) { raw in
+                    let fds = raw.baseAddress!.assumingMemoryBound(to: curl_waitfd.self)
+                    _ = curl_multi_poll(multi.raw, fds, fetches == nil ? 1 : 2, timeout, nil)
+                }
+            }
             // Taken before the state is read again at the top of the loop, so no request queued after it is missed.
-            if wake.revents != 0 { waker.consume() }
+            if waits.0.revents != 0 { waker.consume() }
+            if let fetches, waits.1.revents != 0 {
+                fetches.drive()
+                fetches.settle()
+            }
             runDueTimers()
         }
     }

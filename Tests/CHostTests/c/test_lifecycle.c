@@ -135,16 +135,6 @@ static void test_dispatch_mode_runs_callbacks_on_the_polling_thread(void) {
 
 /* ---- fetch I/O in dispatch ------------------------------------------------------------------------------ */
 
-/* Polls the dispatch descriptor and dispatches until `r` saw `calls` callbacks (bounded: 600 polls of 100 ms). */
-static int dispatch_until(be_sdk *sdk, test_result *r, int calls) {
-    int rounds;
-    for (rounds = 0; r->calls < calls && rounds < 600; rounds++) {
-        struct pollfd descriptor = {be_sdk_dispatch_fd(sdk), POLLIN, 0};
-        if (poll(&descriptor, 1, 100) > 0) be_sdk_dispatch(sdk, 1);
-    }
-    return r->calls >= calls;
-}
-
 /* How many Moments requests the sandbox received. */
 static int offers_requests(void) {
     char *requests = sandbox_requests();

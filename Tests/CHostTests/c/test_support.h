@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <errno.h>
@@ -231,6 +232,16 @@ static inline int test_result_wait(test_result *r, int calls) {
     }
     pthread_mutex_unlock(&r->lock);
     return ok;
+}
+
+/* Dispatch mode, callbacks run on this thread: polls the dispatch descriptor and dispatches until `r` saw `calls` callbacks (bounded: 600 polls of 100 ms). */
+static inline int dispatch_until(be_sdk *sdk, test_result *r, int calls) {
+    int rounds;
+    for (rounds = 0; r->calls < calls && rounds < 600; rounds++) {
+        struct pollfd descriptor = {be_sdk_dispatch_fd(sdk), POLLIN, 0};
+        if (poll(&descriptor, 1, 100) > 0) be_sdk_dispatch(sdk, 1);
+    }
+    return r->calls >= calls;
 }
 
 static inline void test_result_dispose(test_result *r) {

@@ -125,44 +125,135 @@ static void test_an_idle_sdk_never_wakes_up(void) { idle_costs_nothing(BE_CALLBA
 static void test_an_idle_sdk_in_dispatch_mode_never_wakes_up(void) {
     idle_costs_nothing(BE_CALLBACKS_ON_DISPATCH, BE_FETCH_IO_ON_DISPATCH, 1);
 }
+/* Dispatched callbacks with fetch I/O on the SDK's threads: the transport thread, which polls the fetches'
+ * descriptor too, idles. */
+static void test_an_idle_sdk_with_dispatched_callbacks_never_wakes_up(void) {
+    idle_costs_nothing(BE_CALLBACKS_ON_DISPATCH, BE_FETCH_IO_ON_SDK_THREAD, 0);
+}
 
-/* With callbacks on the SDK's thread, that thread also reads the fetches' answers: a fetch wakes no other SDK
- * thread (in the portable build, but for the poll relay that stands for its epoll). */
-static void test_a_fetch_wakes_no_thread_but_the_callback_thread(void) {
+/* Waits for callback `n`, dispatching in dispatch mode. */
+static int wait_for_callback(be_sdk *sdk, be_callback_mode mode, test_result *r, int n) {
+    return mode == BE_CALLBACKS_ON_DISPATCH ? dispatch_until(sdk, r, n) : test_result_wait(r, n);
+}
+
+/* A fetch wakes one SDK thread: the one that reads its answer. With callbacks on the SDK's thread that is the
+ * callback thread, which runs the callback too (before, be-transport read the answer and handed it over: it
+ * switched 20 times in 10 fetches); with dispatched callbacks the transport thread. In the portable build the
+ * poll relay that stands for its epoll moves too. */
+static void a_fetch_wakes_one_thread(be_callback_mode mode, const char *reader) {
     enum { FETCHES = 10 };
     be_config *config = sandbox_config("demo-key");
     be_sdk *sdk = NULL;
     be_moments_request *request = placement_request();
     thread_switches before, after;
     test_result r;
-    long callback_thread = 0, others = 0;
+    long reader_switches = 0, others = 0;
     int i;
+    be_config_set_callback_mode(config, mode);
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     test_result_init(&r);
     CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK); /* the connection made */
-    CHECK(test_result_wait(&r, 1) && !r.has_error);
+    CHECK(wait_for_callback(sdk, mode, &r, 1) && !r.has_error);
     wait_for_a_quiet_second();
     read_switches(&before);
     for (i = 2; i <= FETCHES + 1; i++) {
         CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
-        CHECK(test_result_wait(&r, i) && !r.has_error);
+        CHECK(wait_for_callback(sdk, mode, &r, i) && !r.has_error);
     }
     read_switches(&after);
     for (i = 0; i < before.count; i++) {
         long woken = switches_since(&before, &after, i);
         if (woken == 0) continue;
-        if (strcmp(before.name[i], "be-callbacks") == 0) {
-            callback_thread += woken;
+        if (strcmp(before.name[i], reader) == 0) {
+            reader_switches += woken;
         } else if (strcmp(before.name[i], "be-poll-relay") != 0) {
             fprintf(stderr, "thread %s switched %ld times in %d fetches\n", before.name[i], woken, FETCHES);
             others += woken;
         }
     }
-    CHECK(callback_thread >= FETCHES);
+    CHECK(reader_switches >= FETCHES);
     CHECK_INT(others, 0);
-    printf("%d fetches: %ld switches of be-callbacks, %ld of other SDK threads\n", FETCHES, callback_thread, others);
+    printf("%d fetches: %s switched %ld times, other SDK threads %ld\n", FETCHES, reader, reader_switches, others);
     test_result_dispose(&r);
     be_sdk_shutdown(sdk, 1000);
+    be_moments_request_free(request);
+    be_config_free(config);
+}
+
+static void test_a_fetch_wakes_no_thread_but_the_callback_thread(void) {
+    a_fetch_wakes_one_thread(BE_CALLBACKS_ON_SDK_THREAD, "be-callbacks");
+}
+static void test_a_dispatched_fetch_wakes_no_thread_but_the_transport_thread(void) {
+    a_fetch_wakes_one_thread(BE_CALLBACKS_ON_DISPATCH, "be-transport");
+}
+
+/* ---- the fetch call sends its own request ------------------------------------------------------------- */
+
+/* Reads one request (headers and a Content-Length body) from `peer` and answers it: 200, `{}`, kept alive. */
+static void answer_one_request(int peer) {
+    char request[8192];
+    size_t have = 0;
+    const char *end = NULL;
+    static const char answer[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+    while (have < sizeof request - 1) {
+        ssize_t got;
+        struct pollfd ready;
+        ready.fd = peer;
+        ready.events = POLLIN;
+        ready.revents = 0;
+        if (poll(&ready, 1, 60000) != 1 || (got = recv(peer, request + have, sizeof request - 1 - have, 0)) <= 0) break;
+        have += (size_t)got;
+        request[have] = 0;
+        if ((end = strstr(request, "\r\n\r\n")) != NULL) {
+            const char *length = strstr(request, "Content-Length: ");
+            size_t body = length ? (size_t)atol(length + 16) : 0;
+            if (have >= (size_t)(end + 4 - request) + body) break;
+        }
+    }
+    CHECK(end != NULL);
+    CHECK(send(peer, answer, sizeof answer - 1, 0) == (ssize_t)(sizeof answer - 1));
+}
+
+/* With dispatched callbacks and the fetches' I/O on the SDK's threads, a fetch on a kept connection is sent
+ * within the fetch call: its bytes are at the server when the call returns, before the transport thread could
+ * have run. The server is this test's own socket, so nothing else can have sent them. (Before, the call handed
+ * the request to the transport thread, which woke to send it.) */
+static void test_a_dispatched_fetch_is_sent_within_the_call(void) {
+    struct sockaddr_in address;
+    socklen_t length = sizeof address;
+    int listener = socket(AF_INET, SOCK_STREAM, 0), peer = -1;
+    char url[64], bytes[16] = "";
+    be_config *config = be_config_new("demo-key");
+    be_sdk *sdk = NULL;
+    be_moments_request *request = placement_request();
+    test_result r;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    CHECK(bind(listener, (struct sockaddr *)&address, sizeof address) == 0 && listen(listener, 4) == 0);
+    CHECK(getsockname(listener, (struct sockaddr *)&address, &length) == 0);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", ntohs(address.sin_port));
+    CHECK_INT(be_config_set_moments_url(config, url), BE_OK);
+    CHECK_INT(be_config_set_warm_up_at_start(config, 0), BE_OK); /* no drive of the SDK's own in progress */
+    be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH);
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    test_result_init(&r);
+    /* the first fetch opens the connection */
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    peer = accept(listener, NULL, NULL);
+    CHECK(peer >= 0);
+    answer_one_request(peer);
+    CHECK(dispatch_until(sdk, &r, 1));
+    wait_for_a_quiet_second(); /* the transport thread is back in poll, holding nothing */
+    CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &r), BE_OK);
+    CHECK_INT((int)recv(peer, bytes, 5, MSG_DONTWAIT | MSG_PEEK), 5);
+    CHECK(memcmp(bytes, "POST ", 5) == 0);
+    answer_one_request(peer);
+    CHECK(dispatch_until(sdk, &r, 2));
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    close(peer);
+    close(listener);
     be_moments_request_free(request);
     be_config_free(config);
 }
@@ -304,6 +395,9 @@ int main(void) {
     RUN(test_identities_up_to_the_limit_survive_a_restart);
     RUN(test_an_idle_sdk_never_wakes_up);
     RUN(test_an_idle_sdk_in_dispatch_mode_never_wakes_up);
+    RUN(test_an_idle_sdk_with_dispatched_callbacks_never_wakes_up);
     RUN(test_a_fetch_wakes_no_thread_but_the_callback_thread);
+    RUN(test_a_dispatched_fetch_wakes_no_thread_but_the_transport_thread);
+    RUN(test_a_dispatched_fetch_is_sent_within_the_call);
     return test_finish();
 }
