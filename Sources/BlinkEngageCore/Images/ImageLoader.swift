@@ -118,7 +118,9 @@ final class ImageLoader: Sendable {
         for completion in owed { completion(.failure(.cancelled)) }
     }
 
-    static let transportOptions = TransportOptions(threadName: "be-images", maximumTotalConnections: 8, maximumConnectionsPerHost: 4)
+    /// Six connections per host, as browsers open for HTTP/1.1: a creative host that does not multiplex serves a
+    /// screenful of images six at a time. One that does (HTTP/2) carries them all on one connection anyway.
+    static let transportOptions = TransportOptions(threadName: "be-images", maximumTotalConnections: 12, maximumConnectionsPerHost: 6)
 
     // MARK: - On the be-images thread
 

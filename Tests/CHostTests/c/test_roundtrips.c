@@ -1,6 +1,7 @@
 /* Round trips, counted by bench/latency_proxy.py (no delay) in front of the TLS sandbox: what the proxy carries,
  * never how long it took. A fetch over the connection the start opened costs one round trip and no connection;
- * without the warm-up the first fetch opens one (TCP, TLS 1.3) and the next rides it.
+ * without the warm-up the first fetch opens one (TCP, TLS 1.3) and the next rides it; twenty images of a host that
+ * does not multiplex (the sandbox speaks HTTP/1.1) share six kept connections.
  * BE_PROXY_URL: https://127.0.0.1:PORT of the proxy; BE_PROXY_CONTROL: its counters' port; BE_TLS_CA: the CA. */
 #include "test_support.h"
 
@@ -94,9 +95,39 @@ static void test_without_the_warm_up_the_first_fetch_opens_the_connection(void) 
     be_sdk_shutdown(sdk, 1000);
 }
 
+static void on_image(be_image *image, const be_error *error, void *user_data) {
+    (void)image;
+    test_result_record(user_data, error);
+}
+
+/* Twenty creatives of one HTTP/1.1 host: the first connection learns that the host does not multiplex, then the
+ * others open beside it, six in all (browsers' number), and all twenty are served over them. */
+static void test_twenty_images_of_an_http1_host_share_six_connections(void) {
+    enum { IMAGES = 20 };
+    proxy_counts before, after;
+    be_sdk *sdk = start_through_the_proxy(0);
+    test_result r;
+    int i;
+    test_result_init(&r);
+    before = counted();
+    for (i = 0; i < IMAGES; i++) {
+        char url[600];
+        snprintf(url, sizeof url, "%s/cdn/c/%d.png", required_env("BE_PROXY_URL"), 9000 + i);
+        CHECK_INT(be_sdk_fetch_image(sdk, url, on_image, &r), BE_OK);
+    }
+    CHECK(test_result_wait(&r, IMAGES));
+    CHECK(!r.has_error);
+    if (r.has_error) fprintf(stderr, "an image: %s\n", r.message);
+    after = counted();
+    CHECK_INT(after.connections - before.connections, 6);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_a_fetch_after_the_start_costs_one_round_trip_and_no_connection);
     RUN(test_without_the_warm_up_the_first_fetch_opens_the_connection);
+    RUN(test_twenty_images_of_an_http1_host_share_six_connections);
     return test_finish();
 }
