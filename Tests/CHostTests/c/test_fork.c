@@ -23,10 +23,9 @@ static void on_image(be_image *image, const be_error *error, void *user_data) {
 
 static void *worker(void *argument) {
     work *w = argument;
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request = placement_request();
     char image_url[512];
     snprintf(image_url, sizeof image_url, "%s/cdn/campaigns/1201/main.png", sandbox_url());
-    be_moments_request_set_payload(request, "placement", "checkout");
     while (!__atomic_load_n(&w->stop, __ATOMIC_RELAXED)) {
         test_result r;
         be_offer_feed_event *event = be_offer_feed_event_new_with_offer(w->offer, BE_OFFER_FEED_EVENT_DID_TAP);
@@ -50,13 +49,12 @@ static int child_main(be_sdk *parent) {
     test_result r;
     int ok;
     alarm(30); /* a hang ends here, as SIGALRM: before the first library call, which could be the one to hang */
-    request = be_moments_request_new();
+    request = placement_request();
 #ifdef BE_TEST_HOST_TRANSPORT
     /* The host's own lock may have been held by one of its exchange threads at the fork: the host makes it anew,
      * as a fork-safe host must (the library takes care of its own). */
     pthread_mutex_init(&host_lock, NULL);
 #endif
-    be_moments_request_set_payload(request, "placement", "checkout");
     if (be_sdk_fetch_moments_offers(parent, request, on_moments, NULL) != BE_ERR_INVALID_STATE) return 3;
     config = sandbox_config("demo-key");
     if (be_sdk_start(config, &own) != BE_OK) {

@@ -66,8 +66,7 @@ static be_config *holding_config(uint32_t timeout_ms) {
 }
 
 static be_moments_request *placement(void) {
-    be_moments_request *request = be_moments_request_new();
-    be_moments_request_set_payload(request, "placement", "checkout");
+    be_moments_request *request = placement_request();
     return request;
 }
 

@@ -420,7 +420,7 @@ static void test_creatives_and_the_zone_ad_image(void) {
     char root[] = "/tmp/be-images-XXXXXX", expected[512], template_url[512];
     be_config *config = image_config(root, 16u << 20, 64u << 20);
     be_sdk *sdk = NULL;
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request = placement_request();
     test_result moments;
     const be_offer *offer;
     const be_creative *creative;
@@ -431,7 +431,6 @@ static void test_creatives_and_the_zone_ad_image(void) {
     CHECK_INT(be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH), BE_OK);
     sandbox_reset();
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
-    be_moments_request_set_payload(request, "placement", "checkout");
     test_result_init(&moments);
     CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &moments), BE_OK);
     while (moments.calls == 0) be_sdk_dispatch(sdk, 0);

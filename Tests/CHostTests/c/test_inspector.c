@@ -59,7 +59,7 @@ static char *read_file(const char *path) {
 
 static void test_the_recorder_says_what_happened_and_keeps_no_secret(void) {
     be_config *config = sandbox_config("demo-key");
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request = placement_request();
     be_sdk *sdk = NULL;
     test_result r;
     char *lines = NULL, *har = NULL, *file, image_url[512], root[64], path[1024];
@@ -73,7 +73,6 @@ static void test_the_recorder_says_what_happened_and_keeps_no_secret(void) {
     CHECK_INT(be_config_set_development(config, 1), BE_OK); /* the recorder's default: on in development mode */
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     CHECK_INT(be_sdk_set_user_identity(sdk, USER), BE_OK);
-    be_moments_request_set_payload(request, "placement", "checkout");
     /* a prefetch, then the fetch it answers */
     CHECK_INT(be_sdk_prefetch_moments_offers(sdk, request), BE_OK);
     test_result_init(&r);

@@ -17,8 +17,7 @@ static char *read_file(const char *path) {
 /* Fetches Moments offers from `moments_url` with `config`; returns the result (dispose it). */
 static void fetch_with(be_config *config, const char *moments_url, test_result *r) {
     be_sdk *sdk = NULL;
-    be_moments_request *request = be_moments_request_new();
-    be_moments_request_set_payload(request, "placement", "checkout");
+    be_moments_request *request = placement_request();
     CHECK_INT(be_config_set_moments_url(config, moments_url), BE_OK);
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     test_result_init(r);

@@ -9,8 +9,7 @@
 #include <sys/wait.h>
 
 static be_moments_request *identified_request(void) {
-    be_moments_request *request = be_moments_request_new();
-    be_moments_request_set_payload(request, "placement", "checkout");
+    be_moments_request *request = placement_request();
     be_moments_request_set_payload(request, "adpx_fp", "fp-123");
     be_moments_request_set_payload(request, "ip", "203.0.113.7");
     be_moments_request_set_payload(request, "pub_user_id", "user-42");
@@ -81,7 +80,7 @@ static void test_every_signal_travels_on_every_request(void) {
 static void test_bad_values_are_refused_and_change_nothing(void) {
     be_config *config = sandbox_config("demo-key");
     be_sdk *sdk = NULL;
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request = placement_request();
     be_moments_response *response;
     char *requests;
     const char *bad_us[] = {"1YN", "2YNN", "1YNX", "1YNN-", "", "1ynn"};
@@ -103,7 +102,6 @@ static void test_bad_values_are_refused_and_change_nothing(void) {
     CHECK_INT(be_sdk_set_child_directed(sdk, 5), BE_ERR_INVALID_ARGUMENT);
     CHECK_INT(be_sdk_set_limit_tracking(sdk, -1), BE_ERR_INVALID_ARGUMENT);
     CHECK_INT(be_sdk_set_gdpr(NULL, 1, NULL), BE_ERR_INVALID_ARGUMENT);
-    be_moments_request_set_payload(request, "placement", "checkout");
     response = fetch(sdk, request);
     requests = sandbox_requests();
     CHECK(strstr(requests, "\\\"us_privacy\\\":\\\"1NYN\\\"") != NULL); /* as before the refused calls */
@@ -335,14 +333,12 @@ static int offer_requests(void) { return sandbox_count("/native/v4/offers.json")
 static void test_a_prefetch_answers_one_fetch(void) {
     be_config *config = sandbox_config("demo-key");
     be_sdk *sdk = NULL;
-    be_moments_request *request = be_moments_request_new(), *other = be_moments_request_new();
+    be_moments_request *request = placement_request(), *other = placement_request();
     be_moments_response *first, *second;
     test_result joined;
     struct timespec start, now;
     be_config_set_prefetch_ttl_s(config, 1);
     CHECK_INT(be_config_set_prefetch_ttl_s(config, 0), BE_ERR_INVALID_ARGUMENT);
-    be_moments_request_set_payload(request, "placement", "checkout");
-    be_moments_request_set_payload(other, "placement", "checkout");
     sandbox_reset();
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     /* a fetch while the prefetch is in flight joins it */
@@ -426,9 +422,8 @@ static void test_a_cached_feed_is_never_shown_to_another_identity(void) {
 static void test_erasure_during_a_prefetch_drops_its_answer(void) {
     be_config *config = sandbox_config("demo-key");
     be_sdk *sdk = NULL;
-    be_moments_request *request = be_moments_request_new();
+    be_moments_request *request = placement_request();
     be_moments_response *later;
-    be_moments_request_set_payload(request, "placement", "checkout");
     sandbox_reset();
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     sandbox_fault("{\"path\": \"offers.json\", \"gate\": true, \"times\": 1}");
