@@ -222,7 +222,7 @@ static void test_a_dispatched_fetch_is_sent_within_the_call(void) {
     struct sockaddr_in address;
     socklen_t length = sizeof address;
     int listener = socket(AF_INET, SOCK_STREAM, 0), peer = -1;
-    char url[64], bytes[16] = "";
+    char url[64], bytes[16] = "", storage[] = "/tmp/be-test-XXXXXX";
     be_config *config = be_config_new("demo-key");
     be_sdk *sdk = NULL;
     be_moments_request *request = placement_request();
@@ -234,6 +234,8 @@ static void test_a_dispatched_fetch_is_sent_within_the_call(void) {
     CHECK(getsockname(listener, (struct sockaddr *)&address, &length) == 0);
     snprintf(url, sizeof url, "http://127.0.0.1:%d", ntohs(address.sin_port));
     CHECK_INT(be_config_set_moments_url(config, url), BE_OK);
+    CHECK(mkdtemp(storage) != NULL);
+    CHECK_INT(be_config_set_storage_dir(config, storage), BE_OK);
     CHECK_INT(be_config_set_warm_up_at_start(config, 0), BE_OK); /* no drive of the SDK's own in progress */
     be_config_set_callback_mode(config, BE_CALLBACKS_ON_DISPATCH);
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
