@@ -493,6 +493,8 @@ int be_sdk_dispatch(be_sdk *sdk, int max_callbacks);
  * Dispatch mode only: a descriptor that is readable while callbacks wait, for poll/epoll/GLib/libuv loops; with
  * BE_FETCH_IO_ON_DISPATCH also while a fetch or a warm-up has network I/O or a timeout to handle, and at most
  * once after they end, for a timeout none of them needs any more (be_sdk_dispatch() may then run no callback).
+ * It may also be readable once with no callback waiting, when a dispatch ran a callback in the instant it was
+ * queued (be_sdk_dispatch() then runs none, and the descriptor is quiet again).
  * Owned by the SDK: never read, write or close it; it stays valid until be_sdk_shutdown().
  * Any thread.
  * @param sdk the instance; NULL returns -1.

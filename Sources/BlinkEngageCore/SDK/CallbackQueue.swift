@@ -21,17 +21,21 @@ final class CallbackQueue: Sendable {
         var closing = false
         /// A thread is draining; others return at once instead of running jobs beside it.
         var draining = false
-        /// Whether the pipe holds its byte.
+        /// Whether the pipe's byte was asked for: it is there, or its writer is about to write it.
         var signalled = false
+        /// Bytes asked for and not yet read back. The byte is written after the lock is let go, so a byte asked
+        /// for before a drain took the jobs may land after it: it is read at the next drain, which it wakes.
+        var owed = 0
         var pending: Int { jobs.count - head }
     }
 
     let mode: SDKConfiguration.CallbackMode
     private let state = ConditionLock(State())
     private let thread = Locked<NativeThread?>(nil)
-    /// The read end of a pipe that holds one byte exactly while jobs wait and no thread drains (a drain runs what
-    /// is queued meanwhile, so jobs queued from inside it, by driven fetches, cost no byte); after `close` began,
-    /// also to wake the callback thread. Polled by the host in dispatch mode, else by the callback thread.
+    /// The read end of a pipe that holds a byte while jobs wait and no thread drains (a drain runs what is queued
+    /// meanwhile, so jobs queued from inside it, by driven fetches, cost no byte); after `close` began, also to
+    /// wake the callback thread. A byte may land just after a drain took its job (`owed`): it wakes one drain that
+    /// finds nothing and reads it. Polled by the host in dispatch mode, else by the callback thread.
     let readinessDescriptor: Int32
     private let readinessWriter: Int32
 
@@ -62,18 +66,26 @@ final class CallbackQueue: Sendable {
 
     /// Queues a job. Jobs queued after `close` began still run before `close` returns.
     func enqueue(_ job: @escaping Job) {
-        state.withLock { state in
+        writeByte(state.withLock { state in
             state.jobs.append(job)
-            if !state.draining { signal(&state) }
-        }
+            return !state.draining && asksForByte(&state)
+        })
     }
 
-    /// Puts the byte in the pipe, under the lock, if jobs wait (or `close` began) and it is not there yet.
-    private func signal(_ state: inout State) {
-        guard state.pending > 0 || state.closing, !state.signalled else { return }
+    /// Whether the pipe needs its byte: jobs wait (or `close` began) and it was not asked for yet; under the lock.
+    private func asksForByte(_ state: inout State) -> Bool {
+        guard state.pending > 0 || state.closing, !state.signalled else { return false }
+        state.signalled = true
+        state.owed += 1
+        return true
+    }
+
+    /// Writes the byte `asksForByte` asked for, after the lock is let go: the thread it wakes (on another core, at
+    /// once) then finds the lock free instead of sleeping on it again.
+    private func writeByte(_ asked: Bool) {
+        guard asked else { return }
         var one: UInt8 = 1
         _ = write(readinessWriter, &one, 1)
-        state.signalled = true
     }
 
     /// Dispatch mode: does the ready I/O of `fetches` when they are driven here, then runs up to `maximum` jobs
@@ -96,7 +108,7 @@ final class CallbackQueue: Sendable {
             return true
         }
         guard admitted else { return 0 }
-        defer { state.withLock { $0.draining = false; signal(&$0) } }  // what is left over (`maximum`)
+        defer { writeByte(state.withLock { $0.draining = false; return asksForByte(&$0) }) }  // what is left over (`maximum`)
         fetches?.drive()
         var ran = 0
         while maximum <= 0 || ran < maximum, let job = takeJob() {
@@ -109,7 +121,7 @@ final class CallbackQueue: Sendable {
     /// Runs every queued job (on the callback thread, or here in dispatch mode) and stops the thread. In
     /// dispatch mode it first waits for a drain in progress on another thread, so jobs never run two at once.
     func close() {
-        state.withLock { $0.closing = true; signal(&$0) }
+        writeByte(state.withLock { $0.closing = true; return asksForByte(&$0) })
         if let thread = thread.withLock({ $0 }) {
             thread.join()
         } else {
@@ -126,19 +138,31 @@ final class CallbackQueue: Sendable {
 
     /// The next job, under the lock; drained, the dispatch descriptor stops being readable.
     private func pop(_ state: inout State) -> Job? {
-        guard state.pending > 0 else { return nil }
+        guard state.pending > 0 else {
+            readOwedBytes(&state)  // a byte that landed after the last drain took its jobs
+            return nil
+        }
         let job = state.jobs[state.head]
         state.head += 1
         if state.pending == 0 {
             state.jobs.removeAll(keepingCapacity: true)
             state.head = 0
-            if state.signalled {
-                var byte: UInt8 = 0
-                _ = read(readinessDescriptor, &byte, 1)
-                state.signalled = false
-            }
+            state.signalled = false
+            readOwedBytes(&state)
         }
         return job
+    }
+
+    /// Reads back the bytes owed that are in the pipe; under the lock, with no job waiting. No system call when
+    /// none is owed.
+    private func readOwedBytes(_ state: inout State) {
+        var bytes = InlineArray<16, UInt8>(repeating: 0)
+        var span = bytes.mutableSpan
+        while state.owed > 0 {
+            let got = span.withUnsafeMutableBufferPointer { read(readinessDescriptor, $0.baseAddress, min(state.owed, $0.count)) }
+            guard got > 0 else { return }  // the rest is still on its way
+            state.owed -= got
+        }
     }
 
     /// Sleeps until there is something to do, does it as a host's dispatch would, and returns once `close`
