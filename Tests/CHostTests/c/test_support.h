@@ -234,7 +234,8 @@ static inline int test_result_wait(test_result *r, int calls) {
     return ok;
 }
 
-/* Dispatch mode, callbacks run on this thread: polls the dispatch descriptor and dispatches until `r` saw `calls` callbacks (bounded: 600 polls of 100 ms). */
+/* Dispatch mode, callbacks run on this thread: polls the dispatch descriptor and dispatches until `r` saw `calls`
+ * callbacks (bounded: 600 polls of 100 ms). */
 static inline int dispatch_until(be_sdk *sdk, test_result *r, int calls) {
     int rounds;
     for (rounds = 0; r->calls < calls && rounds < 600; rounds++) {
