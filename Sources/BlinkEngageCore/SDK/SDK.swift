@@ -18,8 +18,8 @@ import Musl
 ///   Moments fetches' libcurl (a `DrivenTransport` of its own, 8 connections, 4 per host), so the thread that
 ///   reads an answer decodes it and runs its callback. In dispatch mode there is none: host threads run
 ///   callbacks in `be_sdk_dispatch`, one at a time.
-/// - `be-images` (from the first `be_sdk_fetch_image`): drives libcurl for images, with its own 8 connections
-///   (4 per host), and reads and writes the disk cache of images between transfers.
+/// - `be-images` (from the first `be_sdk_fetch_image`): drives libcurl for images, with its own 12 connections
+///   (6 per host), and reads and writes the disk cache of images between transfers.
 /// With BE_FETCH_IO_ON_DISPATCH, Moments fetches use none of these: the host thread in `be_sdk_dispatch` drives
 /// them. With a host transport, they go through it. Registration retries wait on a timer of the `be-transport`
 /// thread. Host calls run on the host's threads and only take short locks, except `flush` (which waits,
