@@ -81,18 +81,17 @@ public final class CurlTransport: Transport {
             // Sleeps until a socket is ready, one of libcurl's own timers is due (it shortens the wait to its
             // next timeout), one of ours is, or the waker is signalled. Idle, with nothing in flight and
             // no timer set, it never wakes. The driven fetches' descriptor counts their timers and sockets.
-            var waits = (curl_waitfd(fd: waker.descriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0),
-                         curl_waitfd(fd: fetches?.descriptor ?? -1, events: Int16(CURL_WAIT_POLLIN), revents: 0))
+            var waits = InlineArray<2, curl_waitfd>(repeating: curl_waitfd(fd: -1, events: Int16(CURL_WAIT_POLLIN), revents: 0))
+            waits[0].fd = waker.descriptor
+            waits[1].fd = fetches?.descriptor ?? -1
             let timeout = pollTimeout()
             ForkGate.outside {
-                withUnsafeMutableBytes(of: &waits) { raw in
-                    let fds = raw.baseAddress!.assumingMemoryBound(to: curl_waitfd.self)
-                    _ = curl_multi_poll(multi.raw, fds, fetches == nil ? 1 : 2, timeout, nil)
-                }
+                var fds = waits.mutableSpan
+                fds.withUnsafeMutableBufferPointer { _ = curl_multi_poll(multi.raw, $0.baseAddress, fetches == nil ? 1 : 2, timeout, nil) }
             }
             // Taken before the state is read again at the top of the loop, so no request queued after it is missed.
-            if waits.0.revents != 0 { waker.consume() }
-            if let fetches, waits.1.revents != 0 {
+            if waits[0].revents != 0 { waker.consume() }
+            if let fetches, waits[1].revents != 0 {
                 fetches.drive()
                 fetches.settle()
             }
