@@ -16,11 +16,6 @@ typedef struct {
     int rounds;
 } work;
 
-static void on_image(be_image *image, const be_error *error, void *user_data) {
-    (void)image;
-    test_result_record(user_data, error);
-}
-
 static void *worker(void *argument) {
     work *w = argument;
     be_moments_request *request = placement_request();
@@ -31,7 +26,7 @@ static void *worker(void *argument) {
         be_offer_feed_event *event = be_offer_feed_event_new_with_offer(w->offer, BE_OFFER_FEED_EVENT_DID_TAP);
         test_result_init(&r);
         if (be_sdk_fetch_moments_offers(w->sdk, request, on_moments, &r) == BE_OK) test_result_wait(&r, 1);
-        if (be_sdk_fetch_image(w->sdk, image_url, on_image, &r) == BE_OK) test_result_wait(&r, 2);
+        if (be_sdk_fetch_image(w->sdk, image_url, on_image_recorded, &r) == BE_OK) test_result_wait(&r, 2);
         be_sdk_report_offer_feed_event(w->sdk, event);
         be_offer_feed_event_free(event);
         test_result_dispose(&r);

@@ -95,11 +95,6 @@ static void test_without_the_warm_up_the_first_fetch_opens_the_connection(void) 
     be_sdk_shutdown(sdk, 1000);
 }
 
-static void on_image(be_image *image, const be_error *error, void *user_data) {
-    (void)image;
-    test_result_record(user_data, error);
-}
-
 /* Twenty creatives of one HTTP/1.1 host: the first connection learns that the host does not multiplex, then the
  * others open beside it, six in all (browsers' number), and all twenty are served over them. */
 static void test_twenty_images_of_an_http1_host_share_six_connections(void) {
@@ -113,7 +108,7 @@ static void test_twenty_images_of_an_http1_host_share_six_connections(void) {
     for (i = 0; i < IMAGES; i++) {
         char url[600];
         snprintf(url, sizeof url, "%s/cdn/c/%d.png", required_env("BE_PROXY_URL"), 9000 + i);
-        CHECK_INT(be_sdk_fetch_image(sdk, url, on_image, &r), BE_OK);
+        CHECK_INT(be_sdk_fetch_image(sdk, url, on_image_recorded, &r), BE_OK);
     }
     CHECK(test_result_wait(&r, IMAGES));
     CHECK(!r.has_error);

@@ -144,8 +144,8 @@ static inline void sandbox_fault(const char *json) { free(sandbox_call("POST", "
 /* Every request the sandbox recorded, as JSON text (free it). */
 static char *sandbox_requests(void) { return sandbox_call("GET", "/_sandbox/requests", NULL); }
 
-/* A loopback port nothing listens on: bind an ephemeral one, learn it, close it. */
-static inline int unused_port(void) {
+/* A TCP socket bound to an ephemeral loopback port, which `port` receives (the test ends when there is none). */
+static inline int loopback_socket(int *port) {
     struct sockaddr_in address;
     socklen_t length = sizeof address;
     int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -154,11 +154,18 @@ static inline int unused_port(void) {
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) != 0 ||
         getsockname(fd, (struct sockaddr *)&address, &length) != 0) {
-        fprintf(stderr, "cannot find an unused port\n");
+        fprintf(stderr, "cannot bind a loopback port\n");
         exit(2);
     }
-    close(fd);
-    return ntohs(address.sin_port);
+    *port = ntohs(address.sin_port);
+    return fd;
+}
+
+/* A loopback port nothing listens on: bind an ephemeral one, learn it, close it. */
+static inline int unused_port(void) {
+    int port;
+    close(loopback_socket(&port));
+    return port;
 }
 
 /* Counts occurrences of `needle` in `haystack`. */
@@ -261,6 +268,12 @@ static inline void on_moments(be_moments_response *response, const be_error *err
         pthread_mutex_unlock(&r->lock);
     }
     test_result_record(r, error);
+}
+
+/* An image callback that only counts the call into the test_result `user_data`. */
+static inline void on_image_recorded(be_image *image, const be_error *error, void *user_data) {
+    (void)image;
+    test_result_record(user_data, error);
 }
 
 static inline void on_feed(be_offer_feed *feed, const be_error *error, void *user_data) {

@@ -219,20 +219,14 @@ static void answer_one_request(int peer) {
  * have run. The server is this test's own socket, so nothing else can have sent them. (Before, the call handed
  * the request to the transport thread, which woke to send it.) */
 static void test_a_dispatched_fetch_is_sent_within_the_call(void) {
-    struct sockaddr_in address;
-    socklen_t length = sizeof address;
-    int listener = socket(AF_INET, SOCK_STREAM, 0), peer = -1;
+    int port, listener = loopback_socket(&port), peer = -1;
     char url[64], bytes[16] = "", storage[] = "/tmp/be-test-XXXXXX";
     be_config *config = be_config_new("demo-key");
     be_sdk *sdk = NULL;
     be_moments_request *request = placement_request();
     test_result r;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    CHECK(bind(listener, (struct sockaddr *)&address, sizeof address) == 0 && listen(listener, 4) == 0);
-    CHECK(getsockname(listener, (struct sockaddr *)&address, &length) == 0);
-    snprintf(url, sizeof url, "http://127.0.0.1:%d", ntohs(address.sin_port));
+    CHECK(listen(listener, 4) == 0);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", port);
     CHECK_INT(be_config_set_moments_url(config, url), BE_OK);
     CHECK(mkdtemp(storage) != NULL);
     CHECK_INT(be_config_set_storage_dir(config, storage), BE_OK);
