@@ -302,11 +302,15 @@ static inline long client_port_after(const char *requests, const char *needle) {
     return strtol(port + 15, NULL, 10);
 }
 
-/* A Moments request for the checkout placement (the caller frees it). No CHECK: callbacks make them too, on
- * the SDK's thread, and the check counters belong to the test's thread. */
+/* A Moments request for the checkout placement (the caller frees it). Not a CHECK: callbacks make them too, on
+ * the SDK's thread, and the check counters belong to the test's thread; a request that cannot be made ends the
+ * test, as sandbox_config does. */
 static inline be_moments_request *placement_request(void) {
     be_moments_request *request = be_moments_request_new();
-    be_moments_request_set_payload(request, "placement", "checkout");
+    if (!request || be_moments_request_set_payload(request, "placement", "checkout") != BE_OK) {
+        fprintf(stderr, "cannot make the checkout request: %s\n", be_last_error_message());
+        exit(2);
+    }
     return request;
 }
 
