@@ -22,32 +22,30 @@ final class OutboxCrashTests {
     }
 
     /// A running host whose output is collected as it arrives.
-    final class Host: @unchecked Sendable {
+    final class Host: Sendable {
         let process = Process()
-        private let pipe = Pipe()
-        private let collected = ConditionBox(Data())
+        /// Everything the host printed, once its pipe reached end of file.
+        private let output = ConditionBox<Data?>(nil)
 
         init(_ arguments: [String]) throws {
+            let pipe = Pipe()
             process.executableURL = URL(fileURLWithPath: OutboxCrashTests.host)
             process.arguments = arguments
             process.standardOutput = pipe
             process.standardError = pipe
-            pipe.fileHandleForReading.readabilityHandler = { [collected] handle in
-                let data = handle.availableData
-                collected.update { $0.append(data) }
-            }
             try process.run()
+            // A thread of its own reads to end of file, so a chatty host never blocks on a full pipe. Not a
+            // `readabilityHandler`: that is a dispatch read source, and tearing one down races in libdispatch's
+            // epoll bookkeeping on Linux (swift-corelibs-libdispatch issue 949), which once took the whole test
+            // process down in `_dispatch_event_loop_drain`.
+            let reader = pipe.fileHandleForReading, output = self.output
+            Thread { output.set(reader.readDataToEndOfFile()) }.start()
         }
 
         /// Waits for exit and returns everything printed.
         func finish() -> String {
             process.waitUntilExit()
-            pipe.fileHandleForReading.readabilityHandler = nil
-            let rest = pipe.fileHandleForReading.readDataToEndOfFile()
-            return collected.update { data in
-                data.append(rest)
-                return String(decoding: data, as: UTF8.self)
-            }
+            return String(decoding: output.wait { $0 }, as: UTF8.self)
         }
 
         func killNow() {
@@ -121,15 +119,28 @@ final class OutboxCrashTests {
     }
 }
 
-/// A value under a lock, for collecting a pipe's output from its handler thread.
-final class ConditionBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+/// A value under a lock that a thread can wait on, for collecting a pipe's output from its reader thread.
+final class ConditionBox<Value: Sendable>: @unchecked Sendable {
+    // Safe: `value` is read and written only with `condition` locked.
+    private let condition = NSCondition()
     private var value: Value
     init(_ value: Value) { self.value = value }
-    func update<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
+
+    func set(_ newValue: Value) {
+        condition.lock()
+        value = newValue
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until `ready` makes something of the value, and returns that.
+    func wait<Result>(_ ready: (Value) -> Result?) -> Result {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let result = ready(value) { return result }
+            condition.wait()
+        }
     }
 }
 
