@@ -36,10 +36,12 @@ final class OutboxCrashTests {
             try process.run()
             // A thread of its own reads to end of file, so a chatty host never blocks on a full pipe. Not a
             // `readabilityHandler`: that is a dispatch read source, and tearing one down races in libdispatch's
-            // epoll bookkeeping on Linux (swift-corelibs-libdispatch issue 949), which once took the whole test
-            // process down in `_dispatch_event_loop_drain`.
+            // epoll bookkeeping on Linux (swift-corelibs-libdispatch issue 949). The test process died once in
+            // `_dispatch_event_loop_drain`, where that race lands, while these handlers were its only sources.
             let reader = pipe.fileHandleForReading, output = self.output
-            Thread { output.set(reader.readDataToEndOfFile()) }.start()
+            let thread = Thread { output.set(reader.readDataToEndOfFile()) }
+            thread.name = "crash-host-pipe"
+            thread.start()
         }
 
         /// Waits for exit and returns everything printed.
