@@ -1,5 +1,6 @@
 @testable import BlinkEngageCore
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,23 +10,18 @@ import Musl
 /// The dispatch-mode queue's descriptor: readable while jobs wait, quiet once they ran, never a job left without
 /// it, with jobs queued on other threads while the host dispatches (the byte is written outside the lock).
 struct CallbackQueueTests {
-    private static func readable(_ descriptor: Int32, within milliseconds: Int32 = 0) -> Bool {
-        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&ready, 1, milliseconds) == 1
-    }
-
     @Test func theDescriptorIsReadableWhileJobsWaitAndQuietAfter() throws {
         let queue = try CallbackQueue(mode: .dispatch)
         defer { queue.close() }
         let ran = Locked(0)
-        #expect(!Self.readable(queue.readinessDescriptor))
+        #expect(!isReadable(queue.readinessDescriptor))
         queue.enqueue { ran.withLock { $0 += 1 } }
         queue.enqueue { ran.withLock { $0 += 1 } }
-        #expect(Self.readable(queue.readinessDescriptor))
+        #expect(isReadable(queue.readinessDescriptor))
         #expect(queue.dispatch(maximum: 1, driving: nil) == 1)
-        #expect(Self.readable(queue.readinessDescriptor))  // one left
+        #expect(isReadable(queue.readinessDescriptor))  // one left
         #expect(queue.dispatch(maximum: 0, driving: nil) == 1)
-        #expect(!Self.readable(queue.readinessDescriptor))
+        #expect(!isReadable(queue.readinessDescriptor))
         #expect(queue.dispatch(maximum: 0, driving: nil) == 0)
         #expect(ran.withLock { $0 } == 2)
     }
@@ -49,14 +45,14 @@ struct CallbackQueueTests {
         }
         var missedWakes = 0
         while ran.withLock({ $0 }) < producers * perProducer {
-            guard Self.readable(queue.readinessDescriptor, within: 10_000) else { missedWakes += 1; break }
+            guard isReadable(queue.readinessDescriptor, within: 10_000) else { missedWakes += 1; break }
             _ = queue.dispatch(maximum: 0, driving: nil)
         }
         for thread in threads { thread.join() }
         #expect(missedWakes == 0)
         #expect(ran.withLock { $0 } == producers * perProducer)
         // A late byte, if any, is read by the next dispatch, which finds no job.
-        if Self.readable(queue.readinessDescriptor) { #expect(queue.dispatch(maximum: 0, driving: nil) == 0) }
-        #expect(!Self.readable(queue.readinessDescriptor))
+        if isReadable(queue.readinessDescriptor) { #expect(queue.dispatch(maximum: 0, driving: nil) == 0) }
+        #expect(!isReadable(queue.readinessDescriptor))
     }
 }

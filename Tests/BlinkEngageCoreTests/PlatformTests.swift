@@ -6,12 +6,6 @@ import TestSupport
 /// The platform layer, in whichever implementation this build carries (`make test` the Linux one, `make
 /// test-portable` the portable POSIX one): each type keeps its promise with real descriptors.
 @Suite(.serialized) struct PlatformTests {
-    /// Whether `descriptor` is readable within `milliseconds` (0: now).
-    private static func readable(_ descriptor: Int32, within milliseconds: Int32 = 0) -> Bool {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, milliseconds) == 1
-    }
-
     /// A generous bound for something that must happen: never reached when it does.
     private static let surely: Int32 = 20_000
 
@@ -25,16 +19,16 @@ import TestSupport
 
     @Test func aWakeSignalIsReadableFromSignalToConsume() throws {
         let signal = try WakeSignal()
-        #expect(!Self.readable(signal.descriptor))
+        #expect(!isReadable(signal.descriptor))
         #expect(signal.wait(until: MonotonicClock.now()) == [.deadline])
         signal.signal()
         signal.signal()
-        #expect(Self.readable(signal.descriptor))
+        #expect(isReadable(signal.descriptor))
         signal.consume()  // however many came
-        #expect(!Self.readable(signal.descriptor))
+        #expect(!isReadable(signal.descriptor))
         signal.signal()
         #expect(signal.wait(until: nil) == [.signalled])
-        #expect(!Self.readable(signal.descriptor))
+        #expect(!isReadable(signal.descriptor))
     }
 
     @Test func randomBytesDifferAndThreadNamesAreCut() throws {
@@ -61,18 +55,18 @@ import TestSupport
         defer { close(ends[1]) }
         #expect(poller.watch(ends[0], interest: ReadinessPoller.readable))
         #expect(ready(poller).isEmpty)
-        #expect(!Self.readable(poller.descriptor))
+        #expect(!isReadable(poller.descriptor))
 
         var byte: UInt8 = 1
         #expect(write(ends[1], &byte, 1) == 1)
-        #expect(Self.readable(poller.descriptor, within: Self.surely))
+        #expect(isReadable(poller.descriptor, within: Self.surely))
         #expect(ready(poller).map(\.fd) == [ends[0]])
         #expect(ready(poller).first?.readiness == ReadinessPoller.readable)  // still ready: said again
         #expect(read(ends[0], &byte, 1) == 1)
         #expect(ready(poller).isEmpty)
 
         poller.arm(timer: 1, at: MonotonicClock.now())
-        #expect(Self.readable(poller.descriptor, within: Self.surely))
+        #expect(isReadable(poller.descriptor, within: Self.surely))
         #expect(ready(poller).map(\.fd) == [poller.timer(1)])
         poller.reset(timer: 1)
         #expect(ready(poller).isEmpty)

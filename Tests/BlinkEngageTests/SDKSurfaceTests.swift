@@ -34,8 +34,7 @@ final class SDKSurfaceTests {
         try sdk.fetchOffers(payload: ["placement": "checkout"]) { result in
             ran.append((pthread_self(), (try? result.get())?.count ?? -1))
         }
-        var polled = pollfd(fd: sdk.dispatchDescriptor, events: Int16(POLLIN), revents: 0)
-        #expect(poll(&polled, 1, 60_000) == 1)  // readable once the handler is owed
+        #expect(isReadable(sdk.dispatchDescriptor, within: 60_000))  // readable once the handler is owed
         #expect(ran.all.isEmpty)
         #expect(sdk.dispatch() == 1)
         let handled = try #require(ran.all.first)
