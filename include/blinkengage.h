@@ -1137,6 +1137,19 @@ typedef struct be_stats {
                                      start); 2: inert, safe mode having stopped too (fetches fail with
                                      BE_ERR_INVALID_STATE, reports stay in memory; the next start tries safe
                                      mode again). The log handler says so too. */
+    uint64_t storage_refused;   /**< entries refused in the storage directory since start: a symbolic link, FIFO,
+                                     socket or multiply linked file where the SDK expects a file or folder of its
+                                     own (the database and its -wal/-shm/-journal, the lock files, images/) is
+                                     moved aside as NAME.refused-MILLISECONDS (image entries are removed), logged,
+                                     and never written through */
+    uint64_t storage_format_held; /**< the storage format found at start when it is newer than this library's (a
+                                     downgrade): the directory is left untouched, its queued reports wait for a
+                                     newer library, and this start keeps tracking in memory; 0 otherwise */
+    uint64_t reports_migrated;  /**< queued reports carried at start from an earlier release's storage format, or
+                                     read back from a damaged database before it was moved aside */
+    uint64_t reports_unrecoverable; /**< queued reports of an earlier format or of a damaged database that could
+                                     not be read (for a damaged database an upper bound: a row id in an unreadable
+                                     part counts, delivered or not) */
 } be_stats;
 
 /**

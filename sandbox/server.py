@@ -36,7 +36,8 @@ Services:
                                    v=<anything> (a different URL for the same picture), expires=<seconds from
                                    now, or text> and date=<seconds from now> (Expires and Date headers), age=<text>
                                    (an Age header), vary=<text> (a Vary header), cache304=<Cache-Control of a 304> (empty: none),
-                                   validators=lm (a Last-Modified and no ETag)
+                                   validators=lm (a Last-Modified and no ETag), etag=<text> and lm=<text> (that ETag
+                                   and Last-Modified, sent as they are: a CR in them reaches the client)
 The creative and zone ad image URLs of https://cdn.example.com/ in the answers point at /cdn/ of this sandbox.
 """
 
@@ -454,8 +455,8 @@ class Handler(BaseHTTPRequestHandler):
             headers["Age"] = query["age"]
         if "vary" in query:
             headers["Vary"] = query["vary"]
-        etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
-        modified = "Tue, 01 Dec 2026 10:00:00 GMT"
+        etag = query.get("etag", '"%s"' % hashlib.sha1(body).hexdigest()[:16])
+        modified = query.get("lm", "Tue, 01 Dec 2026 10:00:00 GMT")
         if query.get("validators") != "0":
             if query.get("validators") != "lm":
                 headers["ETag"] = etag

@@ -44,9 +44,21 @@ public struct BlinkEngageStats: Sendable, Equatable {
     public let viewableImpressions: UInt64
     /// 0: a normal start; 1: safe mode after repeated crashes at start; 2: inert for this process.
     public let crashLoopMode: Int
+    /// Entries refused in the storage directory (a link or FIFO where the SDK expects its own file), moved aside.
+    public let storageRefused: UInt64
+    /// The newer storage format met at start (a downgrade: left untouched, tracking in memory); 0 otherwise.
+    public let storageFormatHeld: UInt64
+    /// Queued reports carried from an earlier release's storage, or read back from a damaged database.
+    public let reportsMigrated: UInt64
+    /// Queued reports of an earlier release's storage or of a damaged database that could not be read.
+    public let reportsUnrecoverable: UInt64
 
     init(_ statistics: (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64, images: ImageStatistics,
-                        viewableImpressions: UInt64, crashLoopMode: Int)) {
+                        viewableImpressions: UInt64, crashLoopMode: Int, storage: StorageStatistics)) {
+        storageRefused = statistics.storage.refused
+        storageFormatHeld = statistics.storage.heldFormat
+        reportsMigrated = statistics.storage.reportsMigrated
+        reportsUnrecoverable = statistics.storage.reportsUnrecoverable
         viewableImpressions = statistics.viewableImpressions
         crashLoopMode = statistics.crashLoopMode
         requestsSent = statistics.requestsSent

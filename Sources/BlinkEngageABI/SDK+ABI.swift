@@ -70,6 +70,10 @@ public func be_sdk_get_stats(_ sdk: OpaquePointer?, _ out_stats: UnsafeMutablePo
         filled.image_shared = statistics.images.joined
         filled.viewable_impressions = statistics.viewableImpressions
         filled.crash_loop_mode = UInt64(statistics.crashLoopMode)
+        filled.storage_refused = statistics.storage.refused
+        filled.storage_format_held = statistics.storage.heldFormat
+        filled.reports_migrated = statistics.storage.reportsMigrated
+        filled.reports_unrecoverable = statistics.storage.reportsUnrecoverable
         // Copy only as many bytes as the caller's (possibly older, smaller) struct holds.
         let byteCount = Int(filled.struct_size)
         withUnsafeBytes(of: &filled) { source in

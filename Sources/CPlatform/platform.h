@@ -188,7 +188,7 @@ static inline int be_unix_listen(const char *path) {
     struct sockaddr_un address;
     int fd = be_unix_socket_at(path, &address);
     if (fd < 0) return -1;
-    unlink(path);
+    /* The caller removes what was at `path` (StorageDirectory.remove): bind refuses an existing name. */
     if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0 || listen(fd, 16) != 0
         || fcntl(fd, F_SETFL, O_NONBLOCK) != 0) {
         int saved = errno;

@@ -35,15 +35,15 @@ struct CrashLoopBreakerTests {
         let directory = NSTemporaryDirectory() + "be-breaker-off-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let file = BreakerFile(directory: directory)
+        let file = BreakerFile(directory: try StorageDirectory.at(directory))
         #expect(file.write(CrashLoopBreaker.Record(consecutive: 2, marked: true)))  // a row that means safe mode
         let logger = Logger(handler: nil, minimumLevel: .error)
-        let off = CrashLoopGuard(directory: directory, threshold: 0, logger: logger)
+        let off = CrashLoopGuard(directory: try StorageDirectory.at(directory), threshold: 0, logger: logger)
         #expect(off.mode == .normal)
         #expect(off.moveAside() == nil)
         off.startFinished()
         #expect(file.read() == CrashLoopBreaker.Record(consecutive: 2, marked: true))  // not read, not written
-        #expect(CrashLoopGuard(directory: directory, logger: logger).mode == .safe)  // the default counts it
+        #expect(CrashLoopGuard(directory: try StorageDirectory.at(directory), logger: logger).mode == .safe)  // the default counts it
     }
 
     @Test func recordsRoundTrip() {

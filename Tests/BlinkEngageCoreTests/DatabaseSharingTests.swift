@@ -7,9 +7,8 @@ struct DatabaseSharingTests {
     @Test func eachConnectionSeesTheOthersCommits() throws {
         let directory = NSTemporaryDirectory() + "be-sharing-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let schema = SQLiteOutboxStore.schema + IdentityStore.schema
-        let first = SQLiteOutboxStore(database: try Database(directory: directory, schema: schema))
-        let second = SQLiteOutboxStore(database: try Database(directory: directory, schema: schema))
+        let first = SQLiteOutboxStore(database: try Database.current(at: directory))
+        let second = SQLiteOutboxStore(database: try Database.current(at: directory))
         for index in 0..<50 { _ = try first.insert(.beacon(url: "http://h/\(index)"), createdMilliseconds: 1) }
         #expect(second.storedIDs()?.count == 50)
         #expect(second.load(afterID: 0).rows.count == 50)

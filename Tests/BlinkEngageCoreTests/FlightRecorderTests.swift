@@ -19,7 +19,7 @@ struct FlightRecorderTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("be-recorder-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let recorder = FlightRecorder(capacity: 3, directory: directory)
+        let recorder = FlightRecorder(capacity: 3, directory: try StorageDirectory.at(directory))
         let detail = String(repeating: "x", count: 200)
         for index in 0..<4000 { recorder.decision("step_\(index)", detail) }
         let lines = recorder.jsonLines.split(separator: "\n")

@@ -12,7 +12,7 @@ struct IdentityStoreTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    func open() throws -> Database { try Database(directory: directory, schema: SQLiteOutboxStore.schema + IdentityStore.schema) }
+    func open() throws -> Database { try Database.current(at: directory) }
 
     @Test func keepsTheCurrentRegistrationAndThoseWithQueuedEventsOnly() throws {
         let database = try open()

@@ -82,9 +82,9 @@ struct JournalInspectionTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let directory = StorageLocation.directory(root: root, apiKey: "inspect-key")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let database = try Database(directory: directory, schema: SQLiteOutboxStore.schema + IdentityStore.schema)
+        let database = try Database.current(at: directory)
         let created = Int64(Date().timeIntervalSince1970 * 1000) - 90_000
-        var journal = try OutboxJournal(directory: directory)
+        var journal = try OutboxJournal(directory: try StorageDirectory.at(directory))
         let payloads: [OutboxItem.Payload] = [.event(json: #"{"id":"a"}"#, identity: nil), .beacon(url: "https://t.example/b"),
                                               .event(json: #"{"id":"b"}"#, identity: "u")]
         for payload in payloads { try journal.append(try #require(JournalRecord.encode(payload, createdMilliseconds: created))) }

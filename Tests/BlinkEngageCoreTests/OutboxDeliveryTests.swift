@@ -29,12 +29,12 @@ final class OutboxDeliveryTests {
             apiKey: "demo-key", engageURL: engageURL ?? sandbox.url, userAgent: "outbox-tests", timeoutMilliseconds: timeout,
             maximumItems: maximumItems, maximumAgeSeconds: maximumAgeSeconds)
         settings.firstRetryNanoseconds = 20_000_000  // fast retries keep the test short; the rules are the same
-        return try Outbox(settings: settings, database: try openDatabase(), directory: storage, transport: transport,
+        return try Outbox(settings: settings, database: try openDatabase(), directory: try StorageDirectory.at(storage), transport: transport,
                           logger: Logger(handler: nil, minimumLevel: .error))
     }
 
     func openDatabase() throws -> Database {
-        try Database(directory: storage, schema: SQLiteOutboxStore.schema + IdentityStore.schema)
+        try Database.current(at: storage)
     }
 
     func stop(_ outbox: Outbox) {
@@ -73,7 +73,7 @@ final class OutboxDeliveryTests {
 
     @Test func deliversBeaconsWithFreshCacheBustersAndEventsInBatches() throws {
         // Queue everything while another owner holds the directory, so the batches show their cap.
-        let blocker = try OwnershipLock(directory: storage)
+        let blocker = try OwnershipLock(directory: try StorageDirectory.at(storage))
         #expect(blocker.tryAcquire().held)
         let outbox = try makeOutbox()
         defer { stop(outbox) }
@@ -174,7 +174,7 @@ final class OutboxDeliveryTests {
         let database = try openDatabase()
         let store = SQLiteOutboxStore(database: database)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        var journal = try OutboxJournal(directory: storage)
+        var journal = try OutboxJournal(directory: try StorageDirectory.at(storage))
         let payloads = (0..<3).map { OutboxItem.Payload.event(json: event("dead-\($0)"), identity: nil) }
         var firstEnd = 0
         for payload in payloads {
@@ -208,7 +208,7 @@ final class OutboxDeliveryTests {
     }
 
     @Test func aLiveInstancesJournalIsLeftToIt() throws {
-        let blocker = try OwnershipLock(directory: storage)  // a third owner: nothing is delivered meanwhile
+        let blocker = try OwnershipLock(directory: try StorageDirectory.at(storage))  // a third owner: nothing is delivered meanwhile
         #expect(blocker.tryAcquire().held)
         let first = try makeOutbox()
         for index in 0..<40 { try first.enqueueEvent(json: event("live-\(index)"), identity: nil) }
@@ -236,13 +236,13 @@ final class OutboxDeliveryTests {
     }
 
     @Test func erasureLeavesNoRecordInAJournal() throws {
-        let blocker = try OwnershipLock(directory: storage)
+        let blocker = try OwnershipLock(directory: try StorageDirectory.at(storage))
         #expect(blocker.tryAcquire().held)
         let outbox = try makeOutbox()
         defer { stop(outbox) }
         for index in 0..<5 { try outbox.enqueueEvent(json: event("private-\(index)"), identity: "user-1") }
         #expect(outbox.eraseAll() == 5)
-        let journals = FileIO.listing(storage).filter { OutboxJournal.isJournal($0.name) }
+        let journals = try StorageDirectory.at(storage).files().filter { OutboxJournal.isJournal($0.name) }
         #expect(journals.count == 1 && journals.first?.size == 0)  // a fresh, empty one
         #expect(outbox.storedItemCount() == 0)
         blocker.release()
@@ -256,7 +256,7 @@ final class OutboxDeliveryTests {
         let other = NSTemporaryDirectory() + "be-outbox-other-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: other) }
-        var foreign = try OutboxJournal(directory: other)  // another storage directory's journal, of a dead instance
+        var foreign = try OutboxJournal(directory: try StorageDirectory.at(other))  // another storage directory's journal, of a dead instance
         try foreign.append(try #require(JournalRecord.encode(.event(json: event("foreign"), identity: nil), createdMilliseconds: 1)))
         let foreignSize = foreign.size
         foreign.retire(consumed: 0)
@@ -284,7 +284,7 @@ final class OutboxDeliveryTests {
     }
 
     @Test func capDropsTheOldestAndCountsThem() throws {
-        let blocker = try OwnershipLock(directory: storage)  // another owner: nothing is delivered meanwhile
+        let blocker = try OwnershipLock(directory: try StorageDirectory.at(storage))  // another owner: nothing is delivered meanwhile
         #expect(blocker.tryAcquire().held)
         let outbox = try makeOutbox(maximumItems: 5)
         defer { stop(outbox) }
@@ -365,10 +365,12 @@ final class OutboxDeliveryTests {
     /// must neither crash nor lose reports: it starts, and what is reported is delivered.
     @Test func aDatabaseWithAForeignSchemaIsNoOutbox() throws {
         do {
-            _ = try Database(directory: storage, schema: [
-                "CREATE TABLE outbox (name TEXT, colour INTEGER)", "INSERT INTO outbox VALUES ('x', 1)",
-                "CREATE TABLE outbox_journal (a, b, c)", "CREATE TABLE settings (k BLOB)",
-            ])
+            _ = try Database(directory: try StorageDirectory.at(storage)) { session throws(EngineFailure) in
+                for statement in ["CREATE TABLE outbox (name TEXT, colour INTEGER)", "INSERT INTO outbox VALUES ('x', 1)",
+                                  "CREATE TABLE outbox_journal (a, b, c)", "CREATE TABLE settings (k BLOB)"] {
+                    try session.run(statement)
+                }
+            }
         }
         let outbox = try makeOutbox()
         defer { stop(outbox) }

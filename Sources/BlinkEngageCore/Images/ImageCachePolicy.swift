@@ -112,6 +112,14 @@ struct ImageCachePolicy: Equatable, Sendable {
     }
 
     /// The conditional headers that revalidate an entry with these validators; [] when it has none.
+    /// `value` when it can go back out as a header value (RFC 9110, 5.5: no control character but the tab, at most
+    /// 8 KiB); nil otherwise. A server's `ETag` of `"a\rb"` would make every later request of the image fail.
+    static func sendableValidator(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.utf8.count <= 8192,
+              !value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
+        return value
+    }
+
     static func validationHeaders(etag: String?, lastModified: String?) -> [(name: String, value: String)] {
         if let etag, !etag.isEmpty { return [("If-None-Match", etag)] }
         if let lastModified, !lastModified.isEmpty { return [("If-Modified-Since", lastModified)] }

@@ -10,6 +10,21 @@ struct ImageEntry: Sendable {
     /// The request headers the answer's `Vary` named, and their values then (`ImageCachePolicy.variant`).
     var variant: String? = nil
 
+    /// A validator that could not be sent back in a request header (`ImageCachePolicy.sendableValidator`) is not
+    /// kept, from an answer or from a stored entry (an older version's, or tampered with): such an image is
+    /// fetched plainly once stale, never refused.
+    init(url: String, contentType: String, etag: String?, lastModified: String?, storedAt: Int64, freshUntil: Int64,
+         bytes: StableBytes, variant: String? = nil) {
+        self.url = url
+        self.contentType = contentType
+        self.etag = ImageCachePolicy.sendableValidator(etag)
+        self.lastModified = ImageCachePolicy.sendableValidator(lastModified)
+        self.storedAt = storedAt
+        self.freshUntil = freshUntil
+        self.bytes = bytes
+        self.variant = variant
+    }
+
     func isFresh(now: Int64) -> Bool { ImageCachePolicy.isFresh(storedAt: storedAt, freshUntil: freshUntil, now: now) }
 
     var canRevalidate: Bool { !ImageCachePolicy.validationHeaders(etag: etag, lastModified: lastModified).isEmpty }
@@ -18,8 +33,8 @@ struct ImageEntry: Sendable {
     /// stored ones; without them the stored lifetime stays. Its `Date` and `Age` count as a new answer's.
     func refreshed(headers: [String: String], now: Int64) -> ImageEntry {
         let lifetime = ImageCachePolicy.lifetime(headers: headers, now: now) ?? max(0, freshUntil - storedAt)
-        return ImageEntry(url: url, contentType: contentType, etag: headers["etag"] ?? etag,
-                          lastModified: headers["last-modified"] ?? lastModified, storedAt: now,
+        return ImageEntry(url: url, contentType: contentType, etag: ImageCachePolicy.sendableValidator(headers["etag"]) ?? etag,
+                          lastModified: ImageCachePolicy.sendableValidator(headers["last-modified"]) ?? lastModified, storedAt: now,
                           freshUntil: ImageCachePolicy.freshUntil(lifetime: lifetime, headers: headers, now: now),
                           bytes: bytes, variant: variant)
     }

@@ -11,7 +11,7 @@ final class ImageLoader: Sendable {
     struct Settings: Sendable {
         var memoryBytes: Int
         /// nil: no disk cache (no storage directory, or a disk limit of 0).
-        var diskDirectory: String?
+        var diskStorage: StorageDirectory?
         var diskBytes: Int
         var userAgent: String
         var timeoutMilliseconds: UInt32
@@ -40,10 +40,10 @@ final class ImageLoader: Sendable {
         self.settings = settings
         self.logger = logger
         self.recorder = recorder
-        disk = settings.diskDirectory.flatMap {
-            ImageDiskCache(directory: $0, limitBytes: settings.diskBytes, maximumBodyBytes: Self.maximumImageBytes)
+        disk = settings.diskStorage.flatMap {
+            ImageDiskCache(storage: $0, limitBytes: settings.diskBytes, maximumBodyBytes: Self.maximumImageBytes)
         }
-        if settings.diskDirectory != nil && disk == nil { logger.warning("no usable image cache directory; images are cached in memory only") }
+        if settings.diskStorage != nil && disk == nil { logger.warning("no usable image cache directory; images are cached in memory only") }
         state = Locked(State(memory: MemoryImageCache(limitBytes: settings.memoryBytes)))
     }
 

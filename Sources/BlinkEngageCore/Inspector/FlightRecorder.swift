@@ -26,14 +26,14 @@ public final class FlightRecorder: Sendable {
 
     let capacity: Int
     private let ring: Locked<Ring>
-    private let path: String?
+    private let directory: StorageDirectory?
 
     /// - Parameters:
     ///   - capacity: entries kept in memory (at least 1).
     ///   - directory: the storage directory, for `recorder.jsonl`; nil keeps the record in memory only.
-    init(capacity: Int, directory: String?) {
+    init(capacity: Int, directory: StorageDirectory?) {
         self.capacity = max(1, capacity)
-        path = directory.map { $0 + "/" + RecorderText.fileName }
+        self.directory = directory
         ring = Locked(Ring())
     }
 
@@ -68,15 +68,16 @@ public final class FlightRecorder: Sendable {
                 ring.lines[ring.next] = line
                 ring.next = (ring.next + 1) % capacity
             }
-            guard let path else { return }
+            guard let directory else { return }
+            let name = RecorderText.fileName
             if ring.file >= 0, ring.fileBytes + line.utf8.count + 1 > Self.fileBytes {
-                _ = rename(path, path + ".1")
+                directory.rename(name, to: name + ".1")
                 close(ring.file)
                 ring.file = -1
             }
             if ring.file < 0 {
                 // Opened once per generation, continuing what an earlier run of the app left there.
-                ring.file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                ring.file = directory.openFile(name, O_WRONLY | O_APPEND | O_CREAT)
                 var status = stat()
                 ring.fileBytes = ring.file >= 0 && fstat(ring.file, &status) == 0 ? Int(status.st_size) : 0
             }

@@ -19,6 +19,7 @@ import Musl
 /// - Elsewhere: kqueue's `EVFILT_VNODE` (Apple, the BSDs), `ReadDirectoryChangesW` (Windows).
 final class DirectoryWatch: Sendable {
     #if BLINKENGAGE_PLATFORM_POSIX || !os(Linux)
+    private let directory: StorageDirectory
     private let path: String
     private let sockets = Locked(Sockets())
     private let creator = getpid()
@@ -33,8 +34,17 @@ final class DirectoryWatch: Sendable {
     }
 
     /// - Parameter lockFile: the ownership lock's descriptor (Linux touches it to announce).
-    init?(directory: String, lockFile: Int32) {
-        path = directory + "/outbox.sock"
+    init?(directory: StorageDirectory, lockFile: Int32) {
+        self.directory = directory
+        path = directory.path + "/" + Self.socketName
+    }
+
+    static let socketName = "outbox.sock"
+
+    /// Connects to the owner's socket; a planted entry of another kind there (a link to a socket elsewhere) is
+    /// never connected to.
+    private func connectToOwner() -> Int32 {
+        directory.kind(of: Self.socketName) == .socket ? be_unix_connect(path) : -1
     }
 
     deinit {
@@ -83,7 +93,7 @@ final class DirectoryWatch: Sendable {
     func announce() {
         sockets.withLock { sockets in
             guard sockets.listener < 0 else { return }  // the owner announces nothing to itself
-            if sockets.link < 0 { sockets.link = be_unix_connect(path) }
+            if sockets.link < 0 { sockets.link = connectToOwner() }
             if sockets.link >= 0 { _ = be_unix_poke(sockets.link) }
         }
     }
@@ -93,11 +103,14 @@ final class DirectoryWatch: Sendable {
             if held {
                 if sockets.link >= 0 { close(sockets.link) }
                 sockets.link = -1
-                if sockets.listener < 0 { sockets.listener = be_unix_listen(path) }
+                if sockets.listener < 0 {
+                    directory.remove(Self.socketName)  // a dead owner's socket, or anything planted in its place
+                    sockets.listener = be_unix_listen(path)
+                }
             } else if getpid() == creator {
                 // The lock is free already: whoever sees the end of file can take it.
                 if sockets.listener >= 0 {
-                    unlink(path)
+                    directory.remove(Self.socketName)
                     close(sockets.listener)
                 }
                 for peer in sockets.peers { close(peer) }
@@ -110,7 +123,7 @@ final class DirectoryWatch: Sendable {
     func reconnect(isOwner: Bool) -> Bool {
         sockets.withLock { sockets in
             if isOwner { return sockets.listener >= 0 }
-            if sockets.link < 0 { sockets.link = be_unix_connect(path) }
+            if sockets.link < 0 { sockets.link = connectToOwner() }
             return sockets.link >= 0
         }
     }
@@ -119,8 +132,8 @@ final class DirectoryWatch: Sendable {
     private let lockFile: Int32
 
     /// - Parameter lockFile: the ownership lock's descriptor (touched to announce).
-    init?(directory: String, lockFile: Int32) {
-        descriptor = be_directory_watch(directory)
+    init?(directory: StorageDirectory, lockFile: Int32) {
+        descriptor = be_directory_watch(directory.path)
         self.lockFile = lockFile
         guard descriptor >= 0 else { return nil }
     }

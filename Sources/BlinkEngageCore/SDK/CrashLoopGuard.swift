@@ -16,7 +16,7 @@ final class CrashLoopGuard: Sendable {
 
     /// Reads the record left by earlier starts, decides, and opens the start's window (unless inert). With
     /// `threshold` 0 the breaker is off: every start is normal and nothing is recorded.
-    init(directory: String?, threshold: Int = CrashLoopBreaker.defaultThreshold, logger: Logger) {
+    init(directory: StorageDirectory?, threshold: Int = CrashLoopBreaker.defaultThreshold, logger: Logger) {
         file = threshold > 0 ? directory.map { BreakerFile(directory: $0) } : nil
         // A mark left by an instance still inside its window (another SDK of this app, another process) is no
         // crash: only a mark no live instance holds counts.
@@ -30,7 +30,7 @@ final class CrashLoopGuard: Sendable {
             if breaker.mode != .inert { windowHold.withLock { $0 = entered.descriptor } }
         }
         if let file, !file.write(breaker.record) {
-            logger.warning("cannot write the crash-loop record in \(file.directory): repeated crashes at start will not be noticed")
+            logger.warning("cannot write the crash-loop record in \(file.directory.path): repeated crashes at start will not be noticed")
         }
         switch breaker.mode {
         case .normal: break
@@ -50,9 +50,9 @@ final class CrashLoopGuard: Sendable {
     func moveAside() -> String? { file?.moveAside() }
 
     /// What a safe start moved aside, for a normal start to bring back; nil when there is none (or not now).
-    func takeQuarantine() -> String? { breaker.mode == .normal ? file?.takeQuarantine() : nil }
+    func takeQuarantine() -> StorageDirectory? { breaker.mode == .normal ? file?.takeQuarantine() : nil }
 
-    func keep(_ quarantine: String) { file?.keep(quarantine) }
+    func keep(_ quarantine: StorageDirectory) { file?.keep(quarantine) }
 
     /// The start's stored-data work is done.
     func startFinished() {

@@ -36,6 +36,10 @@ public final class SDK: Sendable {
     public let configuration: SDKConfiguration
     /// The storage directory of this API key, or nil when the SDK keeps its state in memory.
     public let storageDirectory: String?
+    /// The same, opened: every file of the store is reached through it.
+    let storage: StorageDirectory?
+    /// What the start found in storage (earlier formats, damage, a newer format), for the stats.
+    let storageHealth: StorageHealth
     let logger: Logger
     /// First-party requests: Moments, registration, feed, events, zone ads.
     let transport: any Transport
@@ -91,12 +95,14 @@ public final class SDK: Sendable {
         }
         self.configuration = configuration
         logger = Logger(handler: configuration.logHandler, minimumLevel: configuration.logMinimumLevel)
-        var directory: String?
+        let log = logger
+        let refusals: @Sendable (String) -> Void = { log.warning($0) }
+        var directory: StorageDirectory?
         if let root = configuration.storageRoot {
-            directory = try StorageLocation.prepare(root: root, apiKey: configuration.apiKey)
+            directory = try StorageDirectory.open(root: root, apiKey: configuration.apiKey, log: refusals)
         } else if let root = StorageLocation.defaultRoot() {
             do {
-                directory = try StorageLocation.prepare(root: root, apiKey: configuration.apiKey)
+                directory = try StorageDirectory.open(root: root, apiKey: configuration.apiKey, log: refusals)
             } catch {
                 logger.warning("no usable storage directory (\(error.message)); tracking is kept in memory only")
                 directory = nil
@@ -109,9 +115,11 @@ public final class SDK: Sendable {
         if crashGuard.mode == .safe, let aside = crashGuard.moveAside() {
             logger.error("stored data moved aside to \(aside); its queued reports come back at the next normal start")
         }
-        storageDirectory = crashGuard.mode == .inert ? nil : directory
+        let storage = crashGuard.mode == .inert ? nil : directory
+        self.storage = storage
+        storageDirectory = storage?.path
         let recorder = configuration.effectiveRecorderEntries > 0
-            ? FlightRecorder(capacity: configuration.effectiveRecorderEntries, directory: storageDirectory) : nil
+            ? FlightRecorder(capacity: configuration.effectiveRecorderEntries, directory: storage) : nil
         self.recorder = recorder
         let recorded: @Sendable (any Transport) -> any Transport = { transport in
             recorder.map { RecordingTransport(transport, recorder: $0) } ?? transport
@@ -119,10 +127,19 @@ public final class SDK: Sendable {
         if let recorder, crashGuard.mode != .normal {
             recorder.decision(crashGuard.mode == .safe ? "safe_mode" : "inert", "the starts before this one kept stopping while reading stored or remote data")
         }
-        if let storageDirectory {
+        var migration = StoreFormat.Migration(), heldFormat: Int64 = 0
+        if let storage {
             do {
-                database = try Database(directory: storageDirectory,
-                                        schema: SQLiteOutboxStore.schema + IdentityStore.schema + FeedCache.schema)
+                switch try StoreFormat.open(storage) {
+                case .ready(let opened, let done):
+                    database = opened
+                    migration = done
+                case .newer(let found):
+                    // A downgrade: what a newer library stored is not this one's to change or move.
+                    logger.error("the storage directory \(storage.path) holds format \(found), newer than this library's \(StoreFormat.current): it is left untouched and its reports wait for a newer library; tracking is kept in memory only")
+                    database = nil
+                    heldFormat = found
+                }
             } catch {
                 // An explicitly configured root must work; the default one may fall back to memory.
                 if configuration.storageRoot != nil { throw error }
@@ -132,20 +149,27 @@ public final class SDK: Sendable {
         } else {
             database = nil
         }
+        if migration.from > 0, migration.from < StoreFormat.current, migration.carried + migration.lost > 0 || migration.from == 1 {
+            logger.info("storage of format \(migration.from) brought to format \(StoreFormat.current): \(migration.carried) queued report(s) carried over, \(migration.lost) unreadable")
+        }
+        if migration.salvaged + migration.salvageLost > 0 {
+            logger.warning("from the damaged database: \(migration.salvaged) queued report(s) copied into the new one, \(migration.salvageLost) could not be read")
+        }
+        storageHealth = StorageHealth(migration: migration, heldFormat: heldFormat)
         // Inside the start's window: a quarantine that makes this start die is kept, not tried again.
         if let database, let quarantine = crashGuard.takeQuarantine() {
             do {
                 let count = try SQLiteOutboxStore(database: database).adoptQuarantine(at: quarantine)
-                logger.info("brought back \(count) queued report(s) from \(quarantine)")
+                logger.info("brought back \(count) queued report(s) from \(quarantine.path)")
             } catch {
-                logger.warning("could not bring back the reports in \(quarantine): \(error.message)")
+                logger.warning("could not bring back the reports in \(quarantine.path): \(error.message)")
             }
             crashGuard.keep(quarantine)
         }
         images = ImageLoader(
             settings: ImageLoader.Settings(
                 memoryBytes: configuration.imageMemoryCacheBytes,
-                diskDirectory: configuration.imageDiskCacheBytes > 0 ? storageDirectory.map(ImageDiskCache.directory(inStorage:)) : nil,
+                diskStorage: configuration.imageDiskCacheBytes > 0 && heldFormat == 0 ? storage : nil,
                 diskBytes: configuration.imageDiskCacheBytes, userAgent: configuration.effectiveUserAgent,
                 timeoutMilliseconds: configuration.timeoutMilliseconds,
                 makeTransport: { [configuration] () throws(EngineFailure) in
@@ -188,7 +212,7 @@ public final class SDK: Sendable {
                     userAgent: configuration.effectiveUserAgent, timeoutMilliseconds: configuration.timeoutMilliseconds,
                     maximumItems: Int(configuration.outboxMaximumItems),
                     maximumAgeSeconds: Int64(configuration.outboxMaximumAgeSeconds)),
-                database: database, directory: storageDirectory, transport: transport, beaconTransport: beaconTransport,
+                database: database, directory: database == nil ? nil : storage, transport: transport, beaconTransport: beaconTransport,
                 logger: logger, recorder: recorder)
         } catch {
             callbacks.close()  // joins its thread: nothing the failed start made may outlive it
@@ -298,10 +322,17 @@ public final class SDK: Sendable {
     /// Counters since start: requests and the tracking queue.
     public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64,
                                                        images: ImageStatistics, viewableImpressions: UInt64,
-                                                       crashLoopMode: Int) {
+                                                       crashLoopMode: Int, storage: StorageStatistics) {
         try hostCall { () throws(EngineFailure) in
             let images = self.images.statistics
-            return (transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests, outbox.statistics, prefetches.hits, images, views.impressions, crashGuard.mode.rawValue)
+            var storage = StorageStatistics()
+            storage.refused = self.storage?.refusedCount ?? 0
+            storage.heldFormat = UInt64(clamping: storageHealth.heldFormat)
+            let migration = storageHealth.migration
+            storage.reportsMigrated = UInt64(migration.carried + migration.salvaged)
+            storage.reportsUnrecoverable = UInt64(migration.lost + migration.salvageLost)
+            return (transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests,
+                    outbox.statistics, prefetches.hits, images, views.impressions, crashGuard.mode.rawValue, storage)
         }
     }
 

@@ -10,13 +10,14 @@ import Musl
 ///
 /// WAL mode with `synchronous=NORMAL`: a committed transaction survives the death of the process at any instant;
 /// only a power loss can take the last transactions back, never corrupt the file. A damaged file (not SQLite,
-/// truncated, or failing `PRAGMA quick_check`) is moved aside at open and a fresh one is created.
+/// truncated, or failing `PRAGMA quick_check`) is moved aside at open and a fresh one is created; `StoreFormat`
+/// then copies what can still be read of it into the new one.
 final class Database: Sendable {
     static let fileName = "blinkengage.db"
 
     enum OpenOutcome: Equatable, Sendable {
         case opened
-        /// The file was damaged; it now lives at `movedTo`, and this database is new.
+        /// The file was damaged; it now lives in the storage directory as `movedTo`, and this database is new.
         case recovered(movedTo: String, reason: String)
     }
 
@@ -59,19 +60,27 @@ final class Database: Sendable {
         }
     }
 
-    /// Opens (creating when absent) the database in `directory` and applies `schema`.
-    init(directory: String, schema: [String]) throws(EngineFailure) {
-        path = directory + "/" + Self.fileName
+    /// The database file and the companions SQLite makes beside it.
+    static let fileNames = [fileName, fileName + "-wal", fileName + "-shm", fileName + "-journal"]
+
+    /// Opens (creating when absent) the database in `directory`, then runs `prepare` on it (the format's
+    /// migrations, `StoreFormat`). The file is made 0600 by the store itself, never through a link; a link, FIFO or
+    /// multiply linked file planted as the database or a companion is refused (`StorageDirectory`), and SQLite
+    /// opens with `SQLITE_OPEN_NOFOLLOW`, so it never writes through a link either.
+    init(directory: StorageDirectory, prepare: (Session) throws(EngineFailure) -> Void = { _ in }) throws(EngineFailure) {
+        path = directory.path + "/" + Self.fileName
         var outcome = OpenOutcome.opened
         var opened: OpaquePointer?
         var attempts = 0
         while opened == nil {
+            for name in Self.fileNames.dropFirst() { directory.refuseUnlessPlainFile(name) }
+            close(try directory.openOwnFile(Self.fileName))  // 0600, as SQLite then makes its companions
             do throws(OpenFailure) {
-                opened = try Self.openChecked(path, schema: schema)
+                opened = try Self.openChecked(path)
             } catch .damaged(let reason) {
                 guard case .opened = outcome else { throw .io("\(path) is damaged again after a fresh start: \(reason)") }
-                let aside = "\(path).corrupt-\(WallClock.milliseconds() / 1000)"
-                for suffix in ["", "-wal", "-shm"] { rename(path + suffix, aside + suffix) }
+                let aside = "\(Self.fileName).corrupt-\(WallClock.milliseconds() / 1000)"
+                for suffix in ["", "-wal", "-shm"] { directory.rename(Self.fileName + suffix, to: aside + suffix) }
                 outcome = .recovered(movedTo: aside, reason: reason)
             } catch .busy(let reason) {
                 // Switching a new database to WAL takes an exclusive lock and does not wait on the busy
@@ -86,17 +95,17 @@ final class Database: Sendable {
         }
         connection = Locked(Connection(opened!))
         openOutcome = outcome
+        try withConnection(prepare)
     }
 
-    private static func openChecked(_ path: String, schema: [String]) throws(OpenFailure) -> OpaquePointer {
+    private static func openChecked(_ path: String) throws(OpenFailure) -> OpaquePointer {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK, let handle else {
             if let handle { sqlite3_close_v2(handle) }
             throw OpenFailure(result, "cannot open \(path): \(String(cString: sqlite3_errstr(result)))")
         }
-        chmod(path, 0o600)
         do {
             // Another process may hold a write lock for a moment: wait for it rather than fail.
             try execute(handle, "PRAGMA busy_timeout = 5000")
@@ -113,7 +122,6 @@ final class Database: Sendable {
             try execute(handle, "PRAGMA journal_size_limit = 4194304")
             // Deleted rows are overwritten, not left in free pages: erasure must leave nothing of the user.
             try execute(handle, "PRAGMA secure_delete = ON")
-            for statement in schema { try execute(handle, statement) }
             return handle
         } catch {
             sqlite3_close_v2(handle)
@@ -153,7 +161,7 @@ final class Database: Sendable {
     /// create a missing file), then closes it.
     static func readOnly<Result>(path: String, _ body: (Session) throws(EngineFailure) -> Result) throws(EngineFailure) -> Result {
         var handle: OpaquePointer?
-        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW, nil)
         guard opened == SQLITE_OK, let handle else {
             if let handle { sqlite3_close_v2(handle) }
             throw .io("cannot open \(path): \(String(cString: sqlite3_errstr(opened)))")

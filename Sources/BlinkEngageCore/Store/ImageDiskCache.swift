@@ -19,52 +19,55 @@ struct ImageDiskCache {
     static let magic = Array("BEIMG1\n".utf8)
     static let maximumMetadataBytes = 64 * 1024
 
-    let directory: String
+    let directory: StorageDirectory
     let limitBytes: Int
     /// The largest body a file may hold (the transport's own cap); anything larger is damage.
     let maximumBodyBytes: Int
 
-    /// Creates the directory when missing; nil when it cannot be made.
-    init?(directory: String, limitBytes: Int, maximumBodyBytes: Int) {
-        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { return nil }
+    /// The cache's folder in `storage`, created when missing (a link or file planted in its place is refused); nil
+    /// when it cannot be made.
+    init?(storage: StorageDirectory, limitBytes: Int, maximumBodyBytes: Int) {
+        guard let directory = try? storage.subdirectory(Self.folderName) else { return nil }
         self.directory = directory
         self.limitBytes = limitBytes
         self.maximumBodyBytes = maximumBodyBytes
     }
 
     /// The file of `url`: a 64-bit FNV-1a of the URL in hex (the URL itself is checked on read).
-    func path(for url: String) -> String {
-        let hash = FNV1a.hash(url.utf8)
-        return "\(directory)/\(String(hash, radix: 16))\(Self.fileExtension)"
+    static func fileName(for url: String) -> String {
+        "\(String(FNV1a.hash(url.utf8), radix: 16))\(fileExtension)"
     }
 
     static let fileExtension = ".img"
 
     /// The cache's folder in a storage directory.
-    static func directory(inStorage storage: String) -> String { "\(storage)/images" }
+    static let folderName = "images"
 
     /// Whether a file of the cache's folder is an entry (not a write in progress).
     static func isEntryFile(_ name: String) -> Bool { name.hasSuffix(fileExtension) }
 
     /// The stored entry of `url`; nil when absent or damaged (a damaged file is deleted). A hit is a use.
     func entry(for url: String) -> (entry: ImageEntry?, wasDamaged: Bool) {
-        let file = path(for: url)
+        let file = Self.fileName(for: url)
         let limit = Self.magic.count + 4 + Self.maximumMetadataBytes + 8 + maximumBodyBytes + 8
-        guard let bytes = FileIO.contents(of: file, limit: limit) else {
+        guard let bytes = directory.contents(of: file, limit: limit) else {
             // There, but not ours to read: too large, a symbolic link, a FIFO, a directory. What is not a directory
-            // is removed (unlink removes a link, never what it points to).
-            var status = stat()
-            if lstat(file, &status) == 0 {
-                if (status.st_mode & S_IFMT) != S_IFDIR { unlink(file) }
-                return (nil, true)
+            // is removed (removing a link never touches what it points to).
+            switch directory.kind(of: file) {
+            case .absent: return (nil, false)
+            case .directory: return (nil, true)
+            case .file: directory.remove(file)
+            case .socket, .other:
+                directory.remove(file)
+                directory.noteRefused(file, because: "it is not a regular file")
             }
-            return (nil, false)
-        }
-        guard let entry = Self.decode(bytes), entry.url == url else {
-            unlink(file)
             return (nil, true)
         }
-        FileIO.touch(file)
+        guard let entry = Self.decode(bytes), entry.url == url else {
+            directory.remove(file)
+            return (nil, true)
+        }
+        directory.touch(file)
         return (entry, false)
     }
 
@@ -74,30 +77,29 @@ struct ImageDiskCache {
         // The framing around the image's bytes, which are written from where they are (no copy of an image).
         let (head, tail) = Self.framing(entry)
         guard head.count + entry.bytes.count + tail.count <= limitBytes else { return remove(entry.url) }
-        let file = path(for: entry.url)
+        let file = Self.fileName(for: entry.url)
         try head.withUnsafeBytes { head in
             tail.withUnsafeBytes { tail in
-                Result { () throws(EngineFailure) in try FileIO.replace(file, withParts: [head, Self.body(entry), tail]) }
+                Result { () throws(EngineFailure) in try directory.replace(file, withParts: [head, Self.body(entry), tail]) }
             }
         }.get()
-        evict(keeping: path(for: entry.url))
+        evict(keeping: file)
     }
 
-    func remove(_ url: String) { unlink(path(for: url)) }
+    func remove(_ url: String) { directory.remove(Self.fileName(for: url)) }
 
     /// Deletes every file, leftovers of interrupted writes included.
     func removeAll() {
-        for file in FileIO.listing(directory) { unlink("\(directory)/\(file.name)") }
+        for file in directory.files() { directory.remove(file.name) }
     }
 
     private func evict(keeping kept: String) {
-        var files = FileIO.listing(directory).sorted { $0.modified < $1.modified }
+        var files = directory.files().sorted { $0.modified < $1.modified }
         var total = files.reduce(0) { $0 + $1.size }
         while total > limitBytes, !files.isEmpty {
             let oldest = files.removeFirst()
-            let path = "\(directory)/\(oldest.name)"
-            if path == kept { continue }
-            unlink(path)
+            if oldest.name == kept { continue }
+            directory.remove(oldest.name)
             total -= oldest.size
         }
     }

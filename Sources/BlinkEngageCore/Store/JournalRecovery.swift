@@ -11,7 +11,7 @@ extension SQLiteOutboxStore {
 
     /// Moves what is left in the dead journals of `directory` (all but `ownJournal`) into the table, each in one
     /// transaction from where the database says it was moved, then deletes them and forgets their progress.
-    func recoverDeadJournals(in directory: String, except ownJournal: String?) -> JournalRecovery {
+    func recoverDeadJournals(in directory: StorageDirectory, except ownJournal: String?) -> JournalRecovery {
         var outcome = JournalRecovery(), finished = false
         for dead in OutboxJournal.dead(in: directory, except: ownJournal) {
             guard let consumed = journalConsumed(dead.name) else {
@@ -37,7 +37,7 @@ extension SQLiteOutboxStore {
     }
 
     /// Forgets the progress rows of journals no longer in `directory`.
-    func forgetRemovedJournals(in directory: String) {
-        forgetJournals { Set(FileIO.listing(directory).map(\.name).filter(OutboxJournal.isJournal)) }
+    func forgetRemovedJournals(in directory: StorageDirectory) {
+        forgetJournals { Set(directory.files().map(\.name).filter(OutboxJournal.isJournal)) }
     }
 }

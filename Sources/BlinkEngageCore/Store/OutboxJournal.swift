@@ -23,7 +23,8 @@ struct OutboxJournal: Sendable {
     static let maximumBytes = 256 << 20
 
     let name: String
-    let path: String
+    /// The storage directory it lives in.
+    let directory: StorageDirectory
     private let descriptor: Int32
     /// Bytes of whole records written; a failed write is cut back to here.
     private(set) var size = 0
@@ -31,18 +32,21 @@ struct OutboxJournal: Sendable {
     private(set) var isBroken = false
 
     /// Creates and locks a new journal in `directory`.
-    init(directory: String) throws(EngineFailure) {
-        let name = Self.prefix + RandomID.make() + Self.suffix, path = directory + "/" + name
-        let descriptor = FileIO.retrying { open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600) }
-        guard descriptor >= 0 else { throw .io("cannot create \(path): \(FileIO.errorText())") }
+    init(directory: StorageDirectory) throws(EngineFailure) {
+        let name = Self.prefix + RandomID.make() + Self.suffix
+        let descriptor = directory.createFile(name, append: true)
+        guard descriptor >= 0 else { throw .io("cannot create \(directory.path)/\(name): \(FileIO.errorText())") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let reason = FileIO.errorText()
             close(descriptor)
-            unlink(path)
-            throw .io("cannot lock \(path): \(reason)")
+            directory.remove(name)
+            throw .io("cannot lock \(directory.path)/\(name): \(reason)")
         }
-        (self.name, self.path, self.descriptor) = (name, path, descriptor)
+        (self.name, self.directory, self.descriptor) = (name, directory, descriptor)
     }
+
+    /// Where it is, for log lines.
+    var path: String { directory.path + "/" + name }
 
     static func isJournal(_ fileName: String) -> Bool { fileName.hasPrefix(prefix) && fileName.hasSuffix(suffix) }
 
@@ -62,7 +66,7 @@ struct OutboxJournal: Sendable {
     /// Closes the journal, deleting it when everything in it was moved (`consumed` bytes). A journal left
     /// behind is recovered by the next instance on this directory.
     func retire(consumed: Int) {
-        if consumed >= size { unlink(path) }
+        if consumed >= size { directory.remove(name) }
         close(descriptor)
     }
 
@@ -71,13 +75,13 @@ struct OutboxJournal: Sendable {
     /// A dead instance's journal, locked by this process until `finish` deletes it.
     struct Dead {
         let name: String
-        let path: String
+        let directory: StorageDirectory
         let descriptor: Int32
         let bytes: [UInt8]
 
         /// Deletes the journal (its records are in the table) and lets go of it.
         func finish() {
-            unlink(path)
+            directory.remove(name)
             close(descriptor)
         }
 
@@ -88,20 +92,17 @@ struct OutboxJournal: Sendable {
     /// The journals in `directory` other than `ownName` whose writers are gone, each locked and read whole.
     /// A journal still locked by a live instance is skipped, and so is one another process recovered and
     /// deleted meanwhile (its lock is then on a file no longer in the directory).
-    static func dead(in directory: String, except ownName: String?) -> [Dead] {
+    static func dead(in directory: StorageDirectory, except ownName: String?) -> [Dead] {
         var found: [Dead] = []
-        for file in FileIO.listing(directory) where isJournal(file.name) && file.name != ownName {
-            let path = directory + "/" + file.name
-            let descriptor = FileIO.openRegularFile(path)
+        for file in directory.files() where isJournal(file.name) && file.name != ownName {
+            let descriptor = directory.openFile(file.name, O_RDONLY)
             guard descriptor >= 0 else { continue }
-            var opened = stat(), listed = stat()
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &opened) == 0, stat(path, &listed) == 0,
-                  opened.st_ino == listed.st_ino, opened.st_dev == listed.st_dev,
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, directory.names(file.name, descriptor),
                   let bytes = FileIO.contents(of: descriptor, limit: maximumBytes) else {
                 close(descriptor)
                 continue
             }
-            found.append(Dead(name: file.name, path: path, descriptor: descriptor, bytes: bytes))
+            found.append(Dead(name: file.name, directory: directory, descriptor: descriptor, bytes: bytes))
         }
         return found
     }

@@ -15,9 +15,9 @@ public struct StorageInfo: Sendable, Equatable {
 public enum StorageInspection {
     /// The storage of `apiKey` under `root` (the directory given to `be_config_set_storage_dir`).
     public static func inspect(root: String, apiKey: String) throws(EngineFailure) -> StorageInfo {
-        let directory = StorageLocation.directory(root: root, apiKey: apiKey)
-        let path = directory + "/" + Database.fileName
-        guard FileIO.isReadableFile(path) else { throw .notFound("no storage for this API key under \(root)") }
+        let directory = try StorageDirectory.open(root: root, apiKey: apiKey, create: false)
+        let path = directory.path + "/" + Database.fileName
+        guard directory.kind(of: Database.fileName) == .file else { throw .notFound("no storage for this API key under \(root)") }
         var info = StorageInfo()
         let now = WallClock.milliseconds()
         /// An item created then (a stored number, checked) may be the oldest queued.
@@ -37,20 +37,21 @@ public enum StorageInspection {
             }
             info.hasIdentity = try IdentityStore.currentIdentity(in: session) != nil
             // Reports still in journals (a running instance's, or one that died) are queued too.
-            for file in FileIO.listing(directory) where OutboxJournal.isJournal(file.name) {
+            for file in directory.files() where OutboxJournal.isJournal(file.name) {
                 // A database from before journals has no progress table: the whole journal is queued then.
                 let consumed = (try? SQLiteOutboxStore.journalConsumed(file.name, in: session)) ?? 0
-                guard let bytes = FileIO.contents(of: directory + "/" + file.name, limit: OutboxJournal.maximumBytes) else { continue }
+                guard let bytes = directory.contents(of: file.name, limit: OutboxJournal.maximumBytes) else { continue }
                 for record in JournalRecord.decode(bytes, from: consumed).records {
                     if case .beacon = record.payload { info.beaconsQueued += 1 } else { info.eventsQueued += 1 }
                     noteAge(createdMilliseconds: record.createdMilliseconds)
                 }
             }
         }
-        for file in FileIO.listing(directory) where file.name.hasPrefix(Database.fileName) && !file.name.containsText(".corrupt-") {
+        for file in directory.files() where file.name.hasPrefix(Database.fileName) && !file.name.containsText(".corrupt-") {
             info.databaseBytes += UInt64(file.size)
         }
-        for file in FileIO.listing(ImageDiskCache.directory(inStorage: directory)) where ImageDiskCache.isEntryFile(file.name) {
+        let images = try? directory.subdirectory(ImageDiskCache.folderName, create: false)
+        for file in images?.files() ?? [] where ImageDiskCache.isEntryFile(file.name) {
             info.imageCacheBytes += UInt64(file.size)
             info.imageCacheFiles += 1
         }

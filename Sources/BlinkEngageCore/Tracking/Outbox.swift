@@ -70,7 +70,7 @@ public final class Outbox: Sendable {
     /// The database store, when there is one: journals are moved into it.
     let databaseStore: SQLiteOutboxStore?
     /// The storage directory, where journals live.
-    let directory: String?
+    let directory: StorageDirectory?
     let ownership: OwnershipLock?
     /// Event batches go through the first-party transport, beacons through their own.
     let transport: any Transport
@@ -92,7 +92,7 @@ public final class Outbox: Sendable {
     /// - Parameters:
     ///   - database: the storage directory's database, or nil to keep items in memory only.
     ///   - directory: the storage directory (for the ownership lock and change notification).
-    init(settings: Settings, database: Database?, directory: String?, transport: any Transport, beaconTransport: (any Transport)? = nil,
+    init(settings: Settings, database: Database?, directory: StorageDirectory?, transport: any Transport, beaconTransport: (any Transport)? = nil,
          logger: Logger, recorder: FlightRecorder? = nil) throws(EngineFailure) {
         self.settings = settings
         self.recorder = recorder

@@ -58,7 +58,7 @@ struct OutboxIntake: Sendable {
 
     /// Records that the journal `name` is moved into the database up to `end`. When that is all of it and it is
     /// large, a fresh journal replaces it, and the old one is returned for the caller to retire.
-    mutating func moved(journal name: String, upTo end: Int, directory: String?) -> OutboxJournal? {
+    mutating func moved(journal name: String, upTo end: Int, directory: StorageDirectory?) -> OutboxJournal? {
         guard let current = journal, current.name == name else { return nil }
         journalConsumed = max(journalConsumed, end)
         guard current.size == end, current.size >= OutboxJournal.rotationBytes, let directory,
@@ -70,7 +70,7 @@ struct OutboxIntake: Sendable {
 
     /// Erasure: forgets the reports not yet taken and replaces the journal, deleting it with every record in it,
     /// so a crash cannot bring them back. Returns the reports forgotten.
-    mutating func erase(directory: String?) -> [(item: OutboxItem, end: Int)] {
+    mutating func erase(directory: StorageDirectory?) -> [(item: OutboxItem, end: Int)] {
         defer { pending.removeAll() }
         if let old = journal, let directory {
             journal = try? OutboxJournal(directory: directory)

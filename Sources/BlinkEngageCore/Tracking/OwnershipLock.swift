@@ -18,10 +18,10 @@ final class OwnershipLock: Sendable {
     /// The process that opened the lock file; only it may unlock.
     private let ownerProcess = getpid()
 
-    init(directory: String) throws(EngineFailure) {
-        let path = directory + "/outbox.lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+    static let fileName = "outbox.lock"
+
+    init(directory: StorageDirectory) throws(EngineFailure) {
+        descriptor = try directory.openOwnFile(Self.fileName)
         watch = DirectoryWatch(directory: directory, lockFile: descriptor)
     }
 
