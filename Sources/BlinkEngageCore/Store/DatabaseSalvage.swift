@@ -11,12 +11,24 @@ enum DatabaseSalvage {
 
     private static let outboxColumns = "kind, body, identity, host, created_ms, attempts, next_attempt_ms, privacy"
 
-    /// Copies from the database file at `path` into `database`; returns the reports saved and lost.
-    static func copy(from path: String, into database: Database) -> (saved: Int, lost: Int) {
+    /// A file cut short reads as damaged everywhere; padded back to the size its header names, only its missing
+    /// pages are (each reads as damaged, the others as they were). Files larger than this are not copied.
+    static let maximumPaddedBytes = 256 << 20
+
+    /// Copies from the database file `name` of `directory` into `database`; returns the reports saved and lost.
+    static func copy(from name: String, in directory: StorageDirectory, into database: Database) -> (saved: Int, lost: Int) {
         var reports: [[Database.Value]] = [], others: [(sql: String, values: [Database.Value])] = []
         var lost: Int64 = 0
+        let padded = padCopy(of: name, in: directory)
+        let read = padded ?? name
+        // Reading a WAL database makes its -wal and -shm: those this read made go with it, those moved aside stay.
+        let made = ["-wal", "-shm"].filter { directory.kind(of: read + $0) == .absent }
+        defer {
+            for suffix in made { directory.remove(read + suffix) }
+            if let padded { directory.remove(padded) }
+        }
         do {
-            try Database.readOnly(path: path) { session throws(EngineFailure) in
+            try Database.readOnly(path: directory.path + "/" + read) { session throws(EngineFailure) in
                 lost = readReports(session, into: &reports)
                 others = readOthers(session)
             }
@@ -35,6 +47,24 @@ enum DatabaseSalvage {
             return (0, reports.count + Int(clamping: lost))
         }
         return (reports.count, Int(clamping: lost))
+    }
+
+    /// A copy of `name` padded with zeros to the size its header names, when it is shorter; its name, or nil.
+    private static func padCopy(of name: String, in directory: StorageDirectory) -> String? {
+        guard let header = directory.head(of: name, count: 100), header.count == 100,
+              header.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
+        let storedPageSize = Int(header[16]) << 8 | Int(header[17])
+        let pageSize = storedPageSize == 1 ? 65_536 : storedPageSize
+        let pages = header[28...31].reduce(0) { $0 << 8 | Int($1) }
+        let (size, overflow) = pageSize.multipliedReportingOverflow(by: pages)
+        guard !overflow, size <= maximumPaddedBytes, let bytes = directory.contents(of: name, limit: size),
+              bytes.count < size else { return nil }
+        let copy = name + ".padded"
+        let zeros = [UInt8](repeating: 0, count: size - bytes.count)
+        let written: Void? = bytes.withUnsafeBytes { head in
+            zeros.withUnsafeBytes { tail in try? directory.replace(copy, withParts: [head, tail]) }
+        }
+        return written == nil ? nil : copy
     }
 
     /// The reports that read back as items, in id order; returns how many ids could not be read.

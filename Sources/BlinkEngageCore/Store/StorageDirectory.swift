@@ -232,6 +232,16 @@ final class StorageDirectory: Sendable {
         return FileIO.contents(of: descriptor, limit: limit)
     }
 
+    /// The first `count` bytes of `name` (fewer when it is shorter); nil like `contents`.
+    func head(of name: String, count: Int) -> [UInt8]? {
+        let descriptor = openFile(name, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { buffer in FileIO.retrying { pread(descriptor, buffer.baseAddress!, count, 0) } }
+        return read >= 0 ? Array(bytes.prefix(read)) : nil
+    }
+
     /// Writes `parts` one after another to a temporary file and renames it over `name`, so a reader sees the old
     /// file or the new one, never a part. Nothing is left behind on failure.
     func replace(_ name: String, withParts parts: [UnsafeRawBufferPointer]) throws(EngineFailure) {

@@ -39,6 +39,8 @@ enum StoreFormat {
 
     /// Opens the directory's database and brings it to the current format.
     static func open(_ directory: StorageDirectory) throws(EngineFailure) -> Outcome {
+        // Read from the file's header before SQLite opens it: opening for writing may switch its journal mode.
+        if let found = recordedFormat(directory), found > current { return .newer(found: found) }
         var migration = Migration()
         var newer: Int64?
         let database = try Database(directory: directory) { session throws(EngineFailure) in
@@ -64,11 +66,19 @@ enum StoreFormat {
         // the next start, finding their names recorded, only removes them).
         LegacyFormat.removeMoved(from: directory, database: database)
         if case .recovered(let aside, _) = database.openOutcome {
-            let saved = DatabaseSalvage.copy(from: directory.path + "/" + aside, into: database)
+            let saved = DatabaseSalvage.copy(from: aside, in: directory, into: database)
             migration.salvaged = saved.saved
             migration.salvageLost = saved.lost
         }
         return .ready(database, migration)
+    }
+
+    /// The format in the database file's header (`user_version`, a big-endian 32-bit number at byte 60), nil
+    /// without a file of SQLite's. A newer library's commit still in the WAL is caught again inside the transaction.
+    static func recordedFormat(_ directory: StorageDirectory) -> Int64? {
+        guard let header = directory.head(of: Database.fileName, count: 100), header.count == 100,
+              header.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
+        return Int64(header[60...63].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 
     /// The format recorded in an open database (0 for a database of format 2 or a new one).
