@@ -74,6 +74,29 @@ struct ImageCacheTests {
         #expect(ImageCachePolicy.validationHeaders(etag: nil, lastModified: nil).isEmpty)
     }
 
+    /// A validator that could not go back out in a header is never kept: not from an answer, not from a 304, and
+    /// not from a file an older version stored (read back without it, so the image is fetched plainly once stale).
+    @Test(arguments: ["\"a\rb\"", "\"a\nb\"", "a\u{0}b", "\"a\u{1}b\"", String(repeating: "x", count: 8193)])
+    func aValidatorThatCannotBeSentBackIsNotKept(bad: String) throws {
+        let fromAnswer = ImageEntry(url: "u", contentType: "image/png", etag: bad, lastModified: bad, storedAt: 1, freshUntil: 2,
+                                    bytes: StableBytes([1]))
+        #expect(fromAnswer.etag == nil && fromAnswer.lastModified == nil && !fromAnswer.canRevalidate)
+        let kept = Self.entry("u", bytes: 1).refreshed(headers: ["etag": bad], now: Self.now)
+        #expect(kept.etag == "\"e\"")
+        // A file as an older version wrote it: the same framing, the validator in its metadata (a line feed could
+        // not be stored: it separates the fields).
+        guard !bad.utf8.contains(10) else { return }
+        let metadata = Array(["u", "image/png", bad, "", String(Self.now), String(Self.now + 60)].joined(separator: "\n").utf8)
+        var bytes = ImageDiskCache.magic
+        LittleEndian.append(UInt32(metadata.count), to: &bytes)
+        bytes += metadata
+        LittleEndian.append(UInt64(1), to: &bytes)
+        bytes.append(9)
+        LittleEndian.append(FNV1a.hash(bytes), to: &bytes)
+        let stored = try #require(ImageDiskCache.decode(bytes))
+        #expect(stored.etag == nil && stored.url == "u")
+    }
+
     static func entry(_ url: String, bytes: Int) -> ImageEntry {
         ImageEntry(url: url, contentType: "image/png", etag: "\"e\"", lastModified: nil, storedAt: now, freshUntil: now + 60,
                    bytes: StableBytes([UInt8](repeating: 7, count: bytes)))

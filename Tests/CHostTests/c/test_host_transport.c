@@ -419,6 +419,74 @@ static void test_shutdown_inside_send_is_refused_on_any_thread(void) {
     be_config_free(config);
 }
 
+/* A host that shuts down inside send while a feed load waits for a registration, on the SDK's own thread (the
+ * registration after the feed refused the token) and on its own: the shutdown is refused, and whether the host then
+ * answers the request, answers it inside send, or drops it (it believed the SDK gone), the load's callback runs
+ * exactly once, and the real shutdown after runs it no second time. */
+typedef struct {
+    be_sdk *sdk;
+    int armed, mode; /* 0: answered on a thread, 1: answered inside send, 2: dropped */
+    int refused_on_sdk_thread, refused_on_host_thread;
+} registering;
+
+static registering reg;
+
+static void registering_send(be_http_request *request, void *user_data) {
+    char name[32] = "";
+    if (reg.armed && strstr(be_http_request_url(request), "/v1/users")) {
+        be_sdk_shutdown(reg.sdk, 1000); /* refused: inside send */
+        pthread_getname_np(pthread_self(), name, sizeof name);
+        if (strncmp(name, "be-", 3) == 0) reg.refused_on_sdk_thread++;
+        else reg.refused_on_host_thread++;
+        if (reg.mode == 2) return; /* never answered: the request times out */
+        if (reg.mode == 1) {
+            host_exchange(request);
+            return;
+        }
+    }
+    host_transport_send(request, user_data);
+}
+
+static void test_a_feed_load_is_answered_when_shutdown_inside_send_is_refused(void) {
+    int mode, revoke;
+    for (revoke = 0; revoke < 2; revoke++) {
+        for (mode = 0; mode < 3; mode++) {
+            be_config *config = sandbox_config("demo-key");
+            test_result warm, r;
+            memset(&reg, 0, sizeof reg);
+            reg.mode = mode;
+            CHECK_INT(be_config_set_http_transport(config, registering_send, NULL), BE_OK);
+            CHECK_INT(be_config_set_timeout_ms(config, 2000), BE_OK); /* a dropped request fails soon */
+            CHECK_INT(be_sdk_start(config, &reg.sdk), BE_OK);
+            test_result_init(&warm);
+            test_result_init(&r);
+            if (revoke) { /* registered first; the feed then refuses the token and the SDK's thread registers again */
+                CHECK_INT(be_sdk_set_user_identity(reg.sdk, "owed-user"), BE_OK);
+                CHECK_INT(be_sdk_load_offer_feed(reg.sdk, on_feed, &warm), BE_OK);
+                CHECK(test_result_wait(&warm, 1) && !warm.has_error);
+                free(sandbox_call("POST", "/_sandbox/tokens/revoke", NULL));
+                reg.armed = 1;
+            } else {
+                reg.armed = 1;
+                CHECK_INT(be_sdk_set_user_identity(reg.sdk, "owed-user"), BE_OK);
+            }
+            CHECK_INT(be_sdk_load_offer_feed(reg.sdk, on_feed, &r), BE_OK);
+            CHECK(test_result_wait(&r, 1));
+            CHECK(reg.refused_on_sdk_thread + reg.refused_on_host_thread >= 1);
+            if (revoke) CHECK(reg.refused_on_sdk_thread >= 1);
+            /* answered: the feed; dropped: error 2 */
+            CHECK_INT(r.has_error, mode == 2);
+            if (mode == 2) CHECK_INT(r.code, 2);
+            reg.armed = 0;
+            be_sdk_shutdown(reg.sdk, 1000);
+            CHECK_INT(r.calls, 1);
+            test_result_dispose(&warm);
+            test_result_dispose(&r);
+            be_config_free(config);
+        }
+    }
+}
+
 /* ---- a hostile host: pointers, statuses, header bytes, sizes, calls from inside send --------------------- */
 
 /* A pointer the library never handed out, one it handed out and already closed, and the same one used again:
@@ -583,6 +651,7 @@ int main(void) {
     RUN(test_an_over_cap_body_is_never_copied);
     RUN(test_an_accepted_image_is_copied_once);
     RUN(test_shutdown_inside_send_is_refused_on_any_thread);
+    RUN(test_a_feed_load_is_answered_when_shutdown_inside_send_is_refused);
     RUN(test_forged_freed_and_reused_requests_are_refused);
     RUN(test_impossible_statuses_and_header_bytes_are_refused);
     RUN(test_a_100_mb_body_and_100000_headers_are_refused_unread);

@@ -161,6 +161,38 @@ static void test_a_stale_image_is_revalidated_and_a_304_sends_no_body(void) {
     be_config_free(config);
 }
 
+/* A validator that could not be sent back (a bare CR in an ETag, as a server may send with no-cache) is never
+ * kept: every later fetch succeeds, revalidating with what can be sent (If-Modified-Since) and never with it. */
+static void test_a_validator_with_a_cr_never_blocks_an_image(void) {
+    char root[] = "/tmp/be-images-XXXXXX";
+    be_config *config = image_config(root, 16u << 20, 64u << 20);
+    be_sdk *sdk = NULL;
+    image_result r;
+    char *requests;
+    int i;
+    sandbox_reset();
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    for (i = 0; i < 3; i++) {
+        fetch(sdk, "/cdn/cr.png?cache=no-cache&etag=%22a%0Db%22", &r);
+        CHECK(!r.result.has_error && r.image != NULL);
+        if (r.result.has_error) fprintf(stderr, "fetch %d: %s\n", i, r.result.message);
+        image_result_dispose(&r);
+    }
+    requests = sandbox_requests();
+    CHECK_INT(count_occurrences(requests, "\"if-none-match\""), 0);
+    CHECK_INT(count_occurrences(requests, "\"if-modified-since\""), 2);
+    free(requests);
+    CHECK_INT(stats_of(sdk).image_revalidations, 2);
+    be_sdk_shutdown(sdk, 2000);
+    /* a later start reads the disk entry: it holds no such validator either */
+    CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
+    fetch(sdk, "/cdn/cr.png?cache=no-cache&etag=%22a%0Db%22", &r);
+    CHECK(!r.result.has_error);
+    image_result_dispose(&r);
+    be_sdk_shutdown(sdk, 2000);
+    be_config_free(config);
+}
+
 static void test_no_store_is_kept_nowhere(void) {
     char root[] = "/tmp/be-images-XXXXXX", dir[512];
     be_config *config = image_config(root, 16u << 20, 64u << 20);
@@ -658,6 +690,7 @@ int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_cold_then_memory_then_disk_after_a_restart);
     RUN(test_a_stale_image_is_revalidated_and_a_304_sends_no_body);
+    RUN(test_a_validator_with_a_cr_never_blocks_an_image);
     RUN(test_no_store_is_kept_nowhere);
     RUN(test_eviction_at_the_memory_limit);
     RUN(test_eviction_at_the_disk_limit);

@@ -62,6 +62,10 @@ namespace BlinkEngage
         public ulong image_shared;
         public ulong viewable_impressions;
         public ulong crash_loop_mode;
+        public ulong storage_refused;
+        public ulong storage_format_held;
+        public ulong reports_migrated;
+        public ulong reports_unrecoverable;
     }
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]

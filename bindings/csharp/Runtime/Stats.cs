@@ -15,6 +15,8 @@ namespace BlinkEngage
             ImageRevalidations = s.image_revalidations; ImageShared = s.image_shared;
             ViewableImpressions = s.viewable_impressions;
             CrashLoopMode = s.crash_loop_mode;
+            StorageRefused = s.storage_refused; StorageFormatHeld = s.storage_format_held;
+            ReportsMigrated = s.reports_migrated; ReportsUnrecoverable = s.reports_unrecoverable;
         }
 
         public ulong RequestsSent { get; private set; }
@@ -39,6 +41,14 @@ namespace BlinkEngage
         public ulong ViewableImpressions { get; private set; }
         /// <summary>0 normal, 1 safe mode, 2 inert (be_stats.crash_loop_mode).</summary>
         public ulong CrashLoopMode { get; private set; }
+        /// <summary>Entries refused in the storage directory, moved aside (be_stats.storage_refused).</summary>
+        public ulong StorageRefused { get; private set; }
+        /// <summary>A newer storage format met at start, left untouched; 0 otherwise (be_stats.storage_format_held).</summary>
+        public ulong StorageFormatHeld { get; private set; }
+        /// <summary>Reports carried from an earlier release's storage or a damaged database (be_stats.reports_migrated).</summary>
+        public ulong ReportsMigrated { get; private set; }
+        /// <summary>Reports of an earlier format or a damaged database that could not be read.</summary>
+        public ulong ReportsUnrecoverable { get; private set; }
     }
 
     /// <summary>What a storage directory holds for one API key (be_storage_info).</summary>

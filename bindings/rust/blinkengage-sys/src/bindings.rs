@@ -771,6 +771,10 @@ pub struct be_stats {
     pub image_shared: u64,
     pub viewable_impressions: u64,
     pub crash_loop_mode: u64,
+    pub storage_refused: u64,
+    pub storage_format_held: u64,
+    pub reports_migrated: u64,
+    pub reports_unrecoverable: u64,
 }
 extern "C" {
     pub fn be_sdk_get_stats(sdk: *mut be_sdk, out_stats: *mut be_stats) -> be_status;

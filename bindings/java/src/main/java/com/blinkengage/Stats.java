@@ -6,4 +6,5 @@ public record Stats(long requestsSent, long beaconsQueued, long beaconsDelivered
                     long droppedExpired, long droppedOverflow, long corruptRecords, long queueDepth,
                     long droppedPrivacy, long prefetchHits, long imageRequests, long imageMemoryHits,
                     long imageDiskHits, long imageRevalidations, long imageShared, long viewableImpressions,
-                    long crashLoopMode) {}
+                    long crashLoopMode, long storageRefused, long storageFormatHeld, long reportsMigrated,
+                    long reportsUnrecoverable) {}
