@@ -278,7 +278,11 @@ be_status be_config_set_zone_ad_url(be_config *config, const char *url_template)
  * digits of the key's 64-bit FNV-1a hash. When unset the root is $XDG_STATE_HOME/blinkengage, else
  * $HOME/.local/state/blinkengage, else the password database's home; when none is usable the SDK works in
  * memory and logs a warning. An explicitly set root that cannot be used makes be_sdk_start() fail with BE_ERR_IO.
- * Directories are created 0700, files 0600.
+ * Directories are created 0700, files 0600. The root may pass through symbolic links; inside the key's directory
+ * nothing is followed: a link or FIFO where the SDK expects its own file or folder is moved aside
+ * (be_stats.storage_refused). Storage written by an earlier release is brought forward at start and its queued
+ * reports delivered (be_stats.reports_migrated); storage of a newer release is left untouched and tracking is then
+ * kept in memory (be_stats.storage_format_held). docs/STORAGE.md lists the formats.
  */
 be_status be_config_set_storage_dir(be_config *config, const char *path);
 

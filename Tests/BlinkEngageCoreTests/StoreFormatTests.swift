@@ -26,14 +26,30 @@ final class StoreFormatTests {
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    /// The release's storage directory, copied where an SDK of "demo-key" under `root` finds it.
+    /// The release's storage directory, copied where an SDK of "demo-key" under `root` finds it. "0.1.0+0.2.0" is
+    /// an app that went through both: 0.2.0 left 0.1.0's files beside its database.
     func install(_ version: String) throws {
-        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(version), to: URL(fileURLWithPath: directory))
+        let versions = version.split(separator: "+").map(String.init)
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(versions.last!), to: URL(fileURLWithPath: directory))
+        for older in versions.dropLast() {
+            for name in [LegacyFormat.folder, LegacyFormat.identityFile, LegacyFormat.deviceIDFile] {
+                try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("\(older)/\(name)").path,
+                                                 toPath: directory + "/" + name)
+            }
+        }
     }
 
+    /// The release's manifest; for several, their counts added up.
     func manifest(_ version: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("\(version).json"))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var merged: [String: Any] = [:]
+        for one in version.split(separator: "+") {
+            let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("\(one).json"))
+            let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            for (key, value) in manifest {
+                if let count = value as? Int { merged[key] = (merged[key] as? Int ?? 0) + count } else { merged[key] = value }
+            }
+        }
+        return merged
     }
 
     func start(feedCache: UInt32 = 0) throws -> SDK {
@@ -52,7 +68,7 @@ final class StoreFormatTests {
         try #require(try JSONSerialization.jsonObject(with: Data(sandbox.control("GET", path).utf8)) as? [String: Any])
     }
 
-    @Test(arguments: ["0.1.0", "0.2.0"])
+    @Test(arguments: ["0.1.0", "0.2.0", "0.1.0+0.2.0"])
     func everyReportOfAnEarlierReleaseReachesTheServerOnce(version: String) throws {
         try install(version)
         let expected = try manifest(version)
@@ -63,7 +79,8 @@ final class StoreFormatTests {
             defer { sdk.shutdown(timeoutMilliseconds: 1000) }
             #expect(sdk.registrar.currentIdentity == "fixture-user")
             let storage = try sdk.statistics().storage
-            #expect(storage.reportsMigrated == (version == "0.1.0" ? UInt64(events + beacons) : 0))
+            let carried = version.hasPrefix("0.1.0") ? try #require(try manifest("0.1.0")["queued"] as? Int) : 0
+            #expect(storage.reportsMigrated == UInt64(carried))
             #expect(storage.reportsUnrecoverable == 0)
             try sdk.flush(timeoutMilliseconds: 60_000)
         }

@@ -7,7 +7,7 @@
 /// |---|---|---|
 /// | 1 | 0.1.0 | no database: a file per queued report in `outbox/` (`BEOX1` records), `identity.json`, `device_id` |
 /// | 2 | 0.2.0 | `blinkengage.db` (user_version 0): `outbox`, `outbox_journal`, `settings`, `registrations`, `feed_cache`; journals |
-/// | 3 | 0.3.0 | format 2 and `legacy_items` (the names of format 1's reports already moved in), user_version 3 |
+/// | 3 | after 0.2.0 | format 2 and `legacy_items` (the names of format 1's reports already moved in), user_version 3 |
 ///
 /// A format newer than this library's is left untouched: the SDK runs with its tracking held (`Outcome.newer`).
 /// Each format's schema is committed in `Tests/Fixtures/storage/schema-N.sql`, and a test holds a fresh
