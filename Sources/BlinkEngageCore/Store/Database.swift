@@ -69,33 +69,42 @@ final class Database: Sendable {
     /// opens with `SQLITE_OPEN_NOFOLLOW`, so it never writes through a link either.
     init(directory: StorageDirectory, prepare: (Session) throws(EngineFailure) -> Void = { _ in }) throws(EngineFailure) {
         path = directory.path + "/" + Self.fileName
+        let (handle, outcome) = try Self.open(directory, path)
+        connection = Locked(Connection(handle))
+        openOutcome = outcome
+        try withConnection(prepare)
+    }
+
+    /// Opens the file, moving a damaged one aside once and waiting out another process's exclusive lock.
+    private static func open(_ directory: StorageDirectory, _ path: String) throws(EngineFailure) -> (OpaquePointer, OpenOutcome) {
         var outcome = OpenOutcome.opened
-        var opened: OpaquePointer?
         var attempts = 0
-        while opened == nil {
-            for name in Self.fileNames.dropFirst() { directory.refuseUnlessPlainFile(name) }
-            close(try directory.openOwnFile(Self.fileName))  // 0600, as SQLite then makes its companions
+        while true {
+            for name in fileNames.dropFirst() { directory.refuseUnlessPlainFile(name) }
+            close(try directory.openOwnFile(fileName))  // 0600, as SQLite then makes its companions
+            let failure: OpenFailure
             do throws(OpenFailure) {
-                opened = try Self.openChecked(path)
-            } catch .damaged(let reason) {
+                return (try openChecked(path), outcome)
+            } catch {
+                failure = error
+            }
+            switch failure {
+            case .damaged(let reason):
                 guard case .opened = outcome else { throw .io("\(path) is damaged again after a fresh start: \(reason)") }
-                let aside = "\(Self.fileName).corrupt-\(WallClock.milliseconds() / 1000)"
-                for suffix in ["", "-wal", "-shm"] { directory.rename(Self.fileName + suffix, to: aside + suffix) }
+                let aside = "\(fileName).corrupt-\(WallClock.milliseconds() / 1000)"
+                for suffix in ["", "-wal", "-shm"] { directory.rename(fileName + suffix, to: aside + suffix) }
                 outcome = .recovered(movedTo: aside, reason: reason)
-            } catch .busy(let reason) {
+            case .busy(let reason):
                 // Switching a new database to WAL takes an exclusive lock and does not wait on the busy
                 // handler: another process creating the file at this moment makes it fail at once. Try again
                 // shortly, for up to about 5 s.
                 attempts += 1
                 guard attempts < 500 else { throw .io("\(path) stays locked: \(reason)") }
                 usleep(10_000)
-            } catch {
-                throw .io(error.message)
+            case .unavailable(let reason):
+                throw .io(reason)
             }
         }
-        connection = Locked(Connection(opened!))
-        openOutcome = outcome
-        try withConnection(prepare)
     }
 
     private static func openChecked(_ path: String) throws(OpenFailure) -> OpaquePointer {
