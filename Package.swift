@@ -33,6 +33,8 @@ let package = Package(
         .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),
         .testTarget(name: "BlinkEngageTests", dependencies: ["BlinkEngage", "TestSupport"]),
+        // The guides' code, verbatim but for UIKit's types: a change of the Swift surface that breaks it fails here.
+        .testTarget(name: "DocumentationSnippetTests", dependencies: ["BlinkEngage", "TestSupport"]),
         .testTarget(name: "CHostTests", dependencies: ["TestSupport"], exclude: ["c"]),
     ]
 )

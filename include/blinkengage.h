@@ -1154,6 +1154,8 @@ typedef struct be_stats {
     uint64_t reports_unrecoverable; /**< queued reports of an earlier format or of a damaged database that could
                                      not be read (for a damaged database an upper bound: a row id in an unreadable
                                      part counts, delivered or not) */
+    uint64_t feed_events_refused; /**< feed events reported that could not be recorded (after shutdown, NULL, a full
+                                     disk); each is logged as a warning too */
 } be_stats;
 
 /**

@@ -44,8 +44,11 @@ public struct BlinkEngageConfiguration: Sendable {
     public var timeoutMilliseconds: UInt32 = 15_000
     /// Development mode: Moments answers test offers and records no activity.
     public var isDevelopment = false
-    /// Where completion handlers run.
+    /// How the SDK delivers completions: on its own callback thread, or in ``BlinkEngageSDK/dispatch(maximum:)``.
     public var callbackMode = CallbackMode.sdkThread
+    /// Where completion handlers then run: ``BlinkEngageCallbackQueue/platformDefault`` (the main queue on Apple
+    /// platforms, the SDK's delivery on Linux), a queue of the host's, or the SDK's delivery.
+    public var callbackQueue = BlinkEngageCallbackQueue.platformDefault
     /// With ``CallbackMode/dispatch``: Moments fetches do their network I/O inside
     /// ``BlinkEngageSDK/dispatch(maximum:)`` too, with no thread hop. Ignored with a host transport.
     public var fetchIOOnDispatch = false

@@ -6,15 +6,16 @@ internal import BlinkEngageCore
 /// Use ``shared`` when the app wants one SDK, or make instances with ``init(configuration:)`` when a host needs
 /// several (one per API key or storage directory). Every method may be called from any thread or task.
 ///
-/// Completion handlers run on the SDK's callback thread (`be-callbacks`) by default, or, with
-/// ``BlinkEngageConfiguration/CallbackMode/dispatch``, inside ``dispatch(maximum:)`` on the thread that calls it:
-/// one at a time, never inside the call that registered them. An `async` call is resumed from there too, and the
-/// waiting task goes on on its own executor.
+/// Completion handlers run where ``BlinkEngageConfiguration/callbackQueue`` says: the main queue on Apple platforms,
+/// the SDK's own delivery on Linux (its callback thread `be-callbacks`, or, with
+/// ``BlinkEngageConfiguration/CallbackMode/dispatch``, inside ``dispatch(maximum:)`` on the thread that calls it):
+/// never inside the call that registered them. An `async` call is resumed from the SDK's delivery, and the waiting
+/// task goes on on its own executor.
 public final class BlinkEngageSDK: Sendable {
     /// The instance for apps that want one: ``start(_:)`` it once, early.
     public static let shared = BlinkEngageSDK()
 
-    private let state: Locked<SDK?>
+    private let state: Locked<RunningSDK?>
 
     /// An instance that is not started yet: ``start(_:)`` starts it; until then every call throws
     /// ``BlinkEngageError/notStarted``.
@@ -24,20 +25,23 @@ public final class BlinkEngageSDK: Sendable {
     /// - Throws: ``BlinkEngageError`` when the configuration cannot start (an unusable storage directory, a
     ///   transport that cannot be made).
     public init(configuration: BlinkEngageConfiguration) throws(BlinkEngageError) {
-        state = Locked(try Self.engine(configuration))
+        state = Locked(try Self.running(configuration))
     }
 
     /// Starts this instance from a copy of `configuration`.
     /// - Throws: ``BlinkEngageError/alreadyStarted`` when it runs already; otherwise as ``init(configuration:)``.
     public func start(_ configuration: BlinkEngageConfiguration) throws(BlinkEngageError) {
-        try state.withLock { (engine: inout SDK?) throws(BlinkEngageError) in
-            guard engine == nil else { throw .alreadyStarted }
-            engine = try Self.engine(configuration)
+        try state.withLock { (running: inout RunningSDK?) throws(BlinkEngageError) in
+            guard running == nil else { throw .alreadyStarted }
+            running = try Self.running(configuration)
         }
     }
 
-    private static func engine(_ configuration: BlinkEngageConfiguration) throws(BlinkEngageError) -> SDK {
-        do throws(EngineFailure) { return try SDK(configuration: configuration.engineConfiguration()) } catch {
+    private static func running(_ configuration: BlinkEngageConfiguration) throws(BlinkEngageError) -> RunningSDK {
+        do throws(EngineFailure) {
+            return RunningSDK(engine: try SDK(configuration: configuration.engineConfiguration()),
+                              callbackQueue: configuration.callbackQueue)
+        } catch {
             throw BlinkEngageError(error)
         }
     }
@@ -46,9 +50,12 @@ public final class BlinkEngageSDK: Sendable {
     public var isStarted: Bool { state.withLock { $0 != nil } }
 
     /// The running engine, or ``BlinkEngageError/notStarted``.
-    func engine() throws(BlinkEngageError) -> SDK {
-        guard let engine = state.withLock({ $0 }) else { throw .notStarted }
-        return engine
+    func engine() throws(BlinkEngageError) -> SDK { try running().engine }
+
+    /// The running engine with its callback queue, or ``BlinkEngageError/notStarted``.
+    func running() throws(BlinkEngageError) -> RunningSDK {
+        guard let running = state.withLock({ $0 }) else { throw .notStarted }
+        return running
     }
 
     /// Runs `body` on the engine, translating its synchronous failure.
@@ -65,9 +72,9 @@ public final class BlinkEngageSDK: Sendable {
     /// thread is the one shutdown would wait for); true otherwise, also when the SDK was not running.
     @discardableResult
     public func shutdown(timeoutMilliseconds: UInt32 = 2000) -> Bool {
-        guard let engine = state.withLock({ $0 }) else { return true }
+        guard let engine = state.withLock({ $0?.engine }) else { return true }
         guard engine.shutdown(timeoutMilliseconds: timeoutMilliseconds) else { return false }
-        state.withLock { if $0 === engine { $0 = nil } }
+        state.withLock { if $0?.engine === engine { $0 = nil } }
         return true
     }
 

@@ -71,6 +71,10 @@ public struct BlinkEngageOfferFeedError: Error, Equatable, Sendable {
         self.message = message
         self.httpStatus = httpStatus
     }
+
+    /// A load on an SDK that is not started (or was shut down).
+    static let notStarted = BlinkEngageOfferFeedError(
+        code: .noUser, message: "no registered user: check the SDK is started and a user identity is set")
 }
 
 /// Why a Moments fetch failed (domain `BlinkEngageMoments`, codes 1 to 6 in this order).
@@ -116,10 +120,11 @@ public struct BlinkEngageServiceError: Error, Equatable, Sendable {
 }
 
 extension ServiceError {
-    /// This error as the Swift surface throws it for a feed load.
-    var feedError: any Error {
-        if domain == .cancelled { return BlinkEngageError.cancelled }
-        return BlinkEngageOfferFeedError(code: code == 1 ? .noUser : .unavailable, message: message, httpStatus: httpStatus)
+    /// This error as the Swift surface gives it for a feed load: every failure is code 1 or 2 of its domain (a
+    /// shutdown during the load is code 2: the feed did not come).
+    var feedError: BlinkEngageOfferFeedError {
+        if domain == .cancelled { return BlinkEngageOfferFeedError(code: .unavailable, message: "the SDK shut down before the feed loaded") }
+        return BlinkEngageOfferFeedError(code: domain == .offerFeed && code == 1 ? .noUser : .unavailable, message: message, httpStatus: httpStatus)
     }
 
     /// This error as the Swift surface throws it for a Moments fetch.

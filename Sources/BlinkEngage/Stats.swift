@@ -53,8 +53,11 @@ public struct BlinkEngageStats: Sendable, Equatable {
     /// Queued reports of an earlier release's storage or of a damaged database that could not be read.
     public let reportsUnrecoverable: UInt64
 
-    init(_ statistics: (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64, images: ImageStatistics,
-                        viewableImpressions: UInt64, crashLoopMode: Int, storage: StorageStatistics)) {
+    /// Feed events reported that could not be recorded (each is logged too).
+    public let feedEventsRefused: UInt64
+
+    init(_ statistics: SDKStatistics) {
+        feedEventsRefused = statistics.feedEventsRefused
         storageRefused = statistics.storage.refused
         storageFormatHeld = statistics.storage.heldFormat
         reportsMigrated = statistics.storage.reportsMigrated

@@ -51,7 +51,10 @@ public func be_sdk_report_visibility(_ sdk: OpaquePointer?, _ offer: OpaquePoint
 public func be_sdk_report_offer_feed_event(_ sdk: OpaquePointer?, _ event: OpaquePointer?) -> be_status {
     statusCall { () throws(EngineFailure) in
         guard let engine = Handle.object(sdk, as: SDK.self) else { throw .invalidArgument("sdk is NULL") }
-        guard let handle = Handle.object(event, as: FeedEventHandle.self) else { throw .invalidArgument("event is NULL") }
+        guard let handle = Handle.object(event, as: FeedEventHandle.self) else {
+            engine.refuseFeedEvent("event is NULL")
+            throw .invalidArgument("event is NULL")
+        }
         try engine.reportFeedEvent(handle.event)
     }
 }

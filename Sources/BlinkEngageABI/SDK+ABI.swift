@@ -74,6 +74,7 @@ public func be_sdk_get_stats(_ sdk: OpaquePointer?, _ out_stats: UnsafeMutablePo
         filled.storage_format_held = statistics.storage.heldFormat
         filled.reports_migrated = statistics.storage.reportsMigrated
         filled.reports_unrecoverable = statistics.storage.reportsUnrecoverable
+        filled.feed_events_refused = statistics.feedEventsRefused
         // Copy only as many bytes as the caller's (possibly older, smaller) struct holds.
         let byteCount = Int(filled.struct_size)
         withUnsafeBytes(of: &filled) { source in

@@ -1,5 +1,6 @@
 import BlinkEngage
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -70,19 +71,19 @@ final class FeedSurfaceTests {
         let old = try await sdk.loadOfferFeed()
         let oldGroup = try #require(old.groups.first)
         let oldOffer = try #require(oldGroup.offers.first)
-        #expect(try sdk.offerDetailsViewController(for: oldOffer) != nil)
+        #expect(sdk.offerDetailsViewController(for: oldOffer) != nil)
         let new = try await sdk.loadOfferFeed()
         #expect(new.id != old.id && sdk.newestOfferFeed == new)
-        #expect(try sdk.offerDetailsViewController(for: oldOffer) == nil)
-        #expect(try sdk.offerGroupViewController(for: oldGroup) == nil)
+        #expect(sdk.offerDetailsViewController(for: oldOffer) == nil)
+        #expect(sdk.offerGroupViewController(for: oldGroup) == nil)
         let group = try #require(new.groups.first)
-        let screen = try #require(try sdk.offerGroupViewController(for: group))
+        let screen = try #require(sdk.offerGroupViewController(for: group))
         #expect(screen.offers == group.offers && screen.styles == nil)
-        let details = try #require(try sdk.offerDetailsViewController(for: group.offers[0]))
+        let details = try #require(sdk.offerDetailsViewController(for: group.offers[0]))
         #expect(details.offers.count == 1 && details.currentOffer == group.offers[0])
         // A Moments offer belongs to no feed.
         let moments = try await sdk.fetchOffers()
-        #expect(try sdk.offerDetailsViewController(for: moments[0]) == nil)
+        #expect(sdk.offerDetailsViewController(for: moments[0]) == nil)
     }
 
     @Test func eventsCarryThePositionsTheSDKRecords() async throws {
@@ -91,13 +92,16 @@ final class FeedSurfaceTests {
         let group = try #require(feed.groups.last)
         let offer = try #require(group.offers.last)
         #expect(offer.feedPosition! == (group.position, group.offers.count - 1))
-        let appear = try #require(BlinkEngageOfferFeedEvent(offer: offer, type: .didAppear))
+        let appear = BlinkEngageOfferFeedEvent(offer: offer, type: .didAppear)
         #expect(appear.offerPosition == group.offers.count - 1 && appear.groupPosition == group.position)
-        #expect(BlinkEngageOfferFeedEvent(offer: offer, type: .viewAll) == nil)
-        #expect(BlinkEngageOfferFeedEvent(group: group, type: .didTap) == nil)
-        try sdk.reportOfferFeedEvent(appear)
-        try sdk.reportOfferFeedEvent(try #require(BlinkEngageOfferFeedEvent(offer: offer, type: .didTap)))
-        try sdk.reportOfferFeedEvent(try #require(BlinkEngageOfferFeedEvent(group: group, type: .viewAll)))
+        #expect(sdk.reportOfferFeedEvent(appear))
+        #expect(sdk.reportOfferFeedEvent(BlinkEngageOfferFeedEvent(offer: offer, type: .didTap)))
+        #expect(sdk.reportOfferFeedEvent(BlinkEngageOfferFeedEvent(group: group, type: .viewAll)))
+        // The wrong pairings exist too, as the guide's code makes them: refused when reported, logged, counted.
+        let wrong = [BlinkEngageOfferFeedEvent(offer: offer, type: .viewAll), BlinkEngageOfferFeedEvent(group: group, type: .didTap)]
+        #expect(wrong.allSatisfy { !$0.isRecordable && $0.type != .didAppear })
+        for event in wrong { #expect(!sdk.reportOfferFeedEvent(event)) }
+        #expect(try sdk.stats().feedEventsRefused == 2)
         try sdk.flush(timeoutMilliseconds: 30_000)
         let record = try JSONSerialization.jsonObject(with: Data(try fixture.sandbox.control("GET", "/_sandbox/events").utf8)) as? [String: Any]
         let events = try #require(record?["events"] as? [[String: Any]])
@@ -109,6 +113,68 @@ final class FeedSurfaceTests {
         #expect(events[0]["offer_position"] as? Int == group.offers.count - 1 && events[0]["offer_id"] as? String == offer.id)
         #expect(events[2]["offer_position"] == nil)
         #expect(try sdk.stats().eventsDelivered == 3)
+    }
+
+    /// Every failure of a load is code 1 or 2 of the documented domain: before start (1), after shutdown (1), and
+    /// a load the shutdown cut short (2); the handler runs once, never inside the call. A report after shutdown
+    /// returns false and throws nothing.
+    @Test func everyFailureOfALoadIsCodeOneOrTwo() async throws {
+        let idle = BlinkEngageSDK()
+        await #expect { _ = try await idle.loadOfferFeed() } throws: { ($0 as NSError).domain == "BlinkEngageOfferFeed" && ($0 as NSError).code == 1 }
+        let caller = pthread_self(), before = Awaited<Result<BlinkEngageOfferFeed, BlinkEngageOfferFeedError>>()
+        let handlerThread = Mutex<pthread_t?>(nil)
+        idle.loadOfferFeed { result in
+            handlerThread.withLock { $0 = pthread_self() }
+            before.set(result)
+        }
+        #expect(before.wait().failureCode == .noUser)
+        #expect(handlerThread.withLock { $0 }.map { pthread_equal($0, caller) == 0 } == true)  // never inside the call
+
+        try sdk.setUserIdentity("user-cut-short")
+        let feed = try await sdk.loadOfferFeed()
+        try fixture.sandbox.addFault(#"{"path": "/v1/offer-feed", "hang": true}"#)
+        let cut = Awaited<Result<BlinkEngageOfferFeed, BlinkEngageOfferFeedError>>()
+        sdk.loadOfferFeed { cut.set($0) }
+        try fixture.waitForRequests(to: "/v1/offer-feed", count: 2)
+        sdk.shutdown(timeoutMilliseconds: 100)
+        #expect(cut.wait().failureCode == .unavailable)
+        let after = Awaited<Result<BlinkEngageOfferFeed, BlinkEngageOfferFeedError>>()
+        sdk.loadOfferFeed { after.set($0) }
+        #expect(after.wait().failureCode == .noUser)
+        let group = try #require(feed.groups.first)
+        #expect(!sdk.reportOfferFeedEvent(BlinkEngageOfferFeedEvent(group: group, type: .viewAll)))
+        #expect(sdk.offerGroupViewController(for: group) == nil)
+    }
+
+    /// Handlers run on the configured queue; one given to a queue that never runs it is reported in the log.
+    @Test func handlersRunOnTheConfiguredQueue() async throws {
+        sdk.shutdown(timeoutMilliseconds: 1000)
+        let queue = DispatchQueue(label: "host-callbacks")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "host")
+        let onQueue = try fixture.start { $0.callbackQueue = .queue(queue) }
+        defer { onQueue.shutdown(timeoutMilliseconds: 1000) }
+        try onQueue.setUserIdentity("user-queue")
+        let ran = Awaited<String?>()
+        onQueue.loadOfferFeed { _ in ran.set(DispatchQueue.getSpecific(key: key)) }
+        #expect(ran.wait() == "host")
+
+        // A queue that never runs (suspended here; on Linux, the main queue of a host without a run loop).
+        let stuck = DispatchQueue(label: "never-runs")
+        stuck.suspend()
+        let logged = Awaited<String>()
+        let onStuck = try fixture.start {
+            $0.callbackQueue = .queue(stuck)
+            $0.storageDirectory = self.fixture.root + "/stuck"
+            $0.logHandler = { level, message in if level == .error, message.contains("never-runs") { logged.set(message) } }
+        }
+        try onStuck.setUserIdentity("user-stuck")
+        let never = Awaited<Bool>()
+        onStuck.loadOfferFeed { _ in never.set(true) }
+        #expect(logged.wait().contains("has waited 5 s"))
+        onStuck.shutdown(timeoutMilliseconds: 1000)
+        stuck.resume()
+        #expect(never.wait())  // not lost: it runs once the queue does
     }
 
     @Test func erasureForgetsTheUser() async throws {

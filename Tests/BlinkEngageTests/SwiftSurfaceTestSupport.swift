@@ -55,3 +55,35 @@ final class Recorder<Value: Sendable>: Sendable {
     func append(_ value: Value) { values.withLock { $0.append(value) } }
     var all: [Value] { values.withLock { $0 } }
 }
+
+/// One value a handler sets on any thread and a test waits for (about a minute at most, then a test failure).
+final class Awaited<Value: Sendable>: @unchecked Sendable {
+    // Safe: `value` is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var value: Value?
+
+    func set(_ newValue: Value) {
+        condition.lock()
+        if value == nil { value = newValue }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait() -> Value {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(60)
+        while value == nil {
+            if !condition.wait(until: deadline) { fatalError("nothing arrived within 60 s") }
+        }
+        return value!
+    }
+}
+
+extension Result where Failure == BlinkEngageOfferFeedError {
+    /// The failure's code, nil for a success.
+    var failureCode: BlinkEngageOfferFeedError.Code? {
+        if case .failure(let error) = self { return error.code }
+        return nil
+    }
+}

@@ -98,13 +98,17 @@ case "report":
     let sdk = try BlinkEngageSDK(configuration: configuration)
     try sdk.setUserIdentity("bench-user")
     let feed = try await sdk.loadOfferFeed()
-    guard let offer = feed.groups.first?.offers.first, let event = BlinkEngageOfferFeedEvent(offer: offer, type: .didTap) else {
+    guard let offer = feed.groups.first?.offers.first else {
         print("the feed has no offer")
         exit(1)
     }
+    let event = BlinkEngageOfferFeedEvent(offer: offer, type: .didTap)
     for _ in 0..<calls {
         let start = nanoseconds()
-        try sdk.reportOfferFeedEvent(event)
+        guard sdk.reportOfferFeedEvent(event) else {
+            print("a report was not recorded")
+            exit(1)
+        }
         costs.append(nanoseconds() - start)
     }
     report(costs, calls, 0)

@@ -1,6 +1,7 @@
-// The stored database: whatever bytes `blinkengage.db` holds (damaged pages, foreign tables, wrong types), the
-// store opens it or moves it aside, and reads queue rows and identities without trapping; every row it hands
-// out is a valid item, every token it restores fits a header.
+// The stored database: whatever bytes `blinkengage.db` holds (damaged pages, foreign tables, wrong types, any
+// recorded format), the store opens it and brings it to its format, or leaves a newer one alone, or moves it
+// aside after copying out what can be read, and reads queue rows and identities without trapping; every row it
+// hands out is a valid item, every token it restores fits a header.
 @testable import BlinkEngageCore
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     _ = write(descriptor, data, size)
     close(descriptor)
-    guard let database = try? Database(directory: directory, schema: SQLiteOutboxStore.schema + IdentityStore.schema) else { return 0 }
+    guard let storage = try? StorageDirectory.open(path: directory),
+          case .ready(let database, _)? = try? StoreFormat.open(storage) else { return 0 }
     let (rows, _) = SQLiteOutboxStore(database: database).load(afterID: 0)
     for row in rows {
         if case .beacon(let url) = row.item.payload { precondition(ServiceURL.isAbsoluteHTTP(url)) }
@@ -27,6 +29,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(EngageRequests.isBearerToken(registration.token))
     }
     // A file moved aside is not read again.
-    if case .recovered(let aside, _) = database.openOutcome { for suffix in ["", "-wal", "-shm"] { unlink(aside + suffix) } }
+    if case .recovered(let aside, _) = database.openOutcome {
+        for suffix in ["", "-wal", "-shm"] { unlink(directory + "/" + aside + suffix) }
+    }
+    for name in ["blinkengage.db", "blinkengage.db-wal", "blinkengage.db-shm"] { unlink(directory + "/" + name) }
     return 0
 }

@@ -54,7 +54,24 @@ extension SDK {
 
     /// Records one feed event durably (a fresh id and time each call); `did_appear` also fires the offer's
     /// impression beacons.
+    /// Every report it could not record is counted and logged (`refuseFeedEvent`), and the error thrown.
     public func reportFeedEvent(_ event: FeedEvent) throws(EngineFailure) {
+        do throws(EngineFailure) {
+            try recordFeedEvent(event)
+        } catch {
+            refuseFeedEvent(error.message)
+            throw error
+        }
+    }
+
+    /// A feed event the host reported that cannot be recorded (a shut-down SDK, an event of the wrong kind, a full
+    /// disk): counted in the stats and logged, never lost silently.
+    public func refuseFeedEvent(_ reason: String) {
+        refusedFeedEvents.withLock { $0 += 1 }
+        logger.warning("a feed event was not recorded: \(reason)")
+    }
+
+    private func recordFeedEvent(_ event: FeedEvent) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
             let json = EventJSON.feedEvent(event, id: RandomID.make(), occurredAtMilliseconds: WallClock.milliseconds())
             try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity, privacy: privacySignals)

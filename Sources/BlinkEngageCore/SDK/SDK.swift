@@ -40,6 +40,8 @@ public final class SDK: Sendable {
     let storage: StorageDirectory?
     /// What the start found in storage (earlier formats, damage, a newer format), for the stats.
     let storageHealth: StorageHealth
+    /// Feed events reported that could not be recorded (`refuseFeedEvent`).
+    let refusedFeedEvents = Locked<UInt64>(0)
     let logger: Logger
     /// First-party requests: Moments, registration, feed, events, zone ads.
     let transport: any Transport
@@ -320,9 +322,7 @@ public final class SDK: Sendable {
     }
 
     /// Counters since start: requests and the tracking queue.
-    public func statistics() throws(EngineFailure) -> (requestsSent: UInt64, outbox: OutboxStatistics, prefetchHits: UInt64,
-                                                       images: ImageStatistics, viewableImpressions: UInt64,
-                                                       crashLoopMode: Int, storage: StorageStatistics) {
+    public func statistics() throws(EngineFailure) -> SDKStatistics {
         try hostCall { () throws(EngineFailure) in
             let images = self.images.statistics
             var storage = StorageStatistics()
@@ -331,9 +331,26 @@ public final class SDK: Sendable {
             let migration = storageHealth.migration
             storage.reportsMigrated = UInt64(migration.carried + migration.salvaged)
             storage.reportsUnrecoverable = UInt64(migration.lost + migration.salvageLost)
-            return (transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests,
-                    outbox.statistics, prefetches.hits, images, views.impressions, crashGuard.mode.rawValue, storage)
+            return SDKStatistics(
+                requestsSent: transport.requestsSent + beaconTransport.requestsSent + (drivenFetches?.requestsSent ?? 0) + images.requests,
+                outbox: outbox.statistics, prefetchHits: prefetches.hits, images: images, viewableImpressions: views.impressions,
+                crashLoopMode: crashGuard.mode.rawValue, storage: storage, feedEventsRefused: refusedFeedEvents.withLock { $0 })
         }
+    }
+
+    /// Logs `message` at `level` through the host's log handler (for the Swift surface's own decisions).
+    public func log(_ level: LogLevel, _ message: String) {
+        switch level {
+        case .debug: logger.debug(message)
+        case .info: logger.info(message)
+        case .warning: logger.warning(message)
+        case .error: logger.error(message)
+        }
+    }
+
+    /// Runs `action` on the first-party transport's thread after `nanoseconds` (nothing after shutdown).
+    public func afterDelay(nanoseconds: UInt64, _ action: @escaping @Sendable () -> Void) {
+        transport.schedule(afterNanoseconds: nanoseconds, action)
     }
 
     /// Cancels everything in flight, runs every callback still owed, stops the threads and silences the log.

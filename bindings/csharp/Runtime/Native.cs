@@ -66,6 +66,7 @@ namespace BlinkEngage
         public ulong storage_format_held;
         public ulong reports_migrated;
         public ulong reports_unrecoverable;
+        public ulong feed_events_refused;
     }
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]

@@ -17,6 +17,7 @@ namespace BlinkEngage
             CrashLoopMode = s.crash_loop_mode;
             StorageRefused = s.storage_refused; StorageFormatHeld = s.storage_format_held;
             ReportsMigrated = s.reports_migrated; ReportsUnrecoverable = s.reports_unrecoverable;
+            FeedEventsRefused = s.feed_events_refused;
         }
 
         public ulong RequestsSent { get; private set; }
@@ -49,6 +50,8 @@ namespace BlinkEngage
         public ulong ReportsMigrated { get; private set; }
         /// <summary>Reports of an earlier format or a damaged database that could not be read.</summary>
         public ulong ReportsUnrecoverable { get; private set; }
+        /// <summary>Feed events reported that could not be recorded, each logged (be_stats.feed_events_refused).</summary>
+        public ulong FeedEventsRefused { get; private set; }
     }
 
     /// <summary>What a storage directory holds for one API key (be_storage_info).</summary>

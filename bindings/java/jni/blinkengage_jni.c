@@ -509,7 +509,7 @@ JNI(jint, sdkGetStats, jlong handle, jlongArray out) {
         (jlong)stats.image_memory_hits, (jlong)stats.image_disk_hits, (jlong)stats.image_revalidations,
         (jlong)stats.image_shared, (jlong)stats.viewable_impressions, (jlong)stats.crash_loop_mode,
         (jlong)stats.storage_refused, (jlong)stats.storage_format_held, (jlong)stats.reports_migrated,
-        (jlong)stats.reports_unrecoverable,
+        (jlong)stats.reports_unrecoverable, (jlong)stats.feed_events_refused,
     };
     if ((*env)->GetArrayLength(env, out) < (jsize)(sizeof values / sizeof *values)) return BE_ERR_INVALID_ARGUMENT;
     (*env)->SetLongArrayRegion(env, out, 0, (jsize)(sizeof values / sizeof *values), values);

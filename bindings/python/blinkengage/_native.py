@@ -23,7 +23,7 @@ class be_stats(ctypes.Structure):
             "corrupt_records", "queue_depth", "dropped_privacy", "prefetch_hits", "image_requests",
             "image_memory_hits", "image_disk_hits", "image_revalidations", "image_shared",
             "viewable_impressions", "crash_loop_mode", "storage_refused", "storage_format_held",
-            "reports_migrated", "reports_unrecoverable",
+            "reports_migrated", "reports_unrecoverable", "feed_events_refused",
         )
     ]
 

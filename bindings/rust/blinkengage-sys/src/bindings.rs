@@ -775,6 +775,7 @@ pub struct be_stats {
     pub storage_format_held: u64,
     pub reports_migrated: u64,
     pub reports_unrecoverable: u64,
+    pub feed_events_refused: u64,
 }
 extern "C" {
     pub fn be_sdk_get_stats(sdk: *mut be_sdk, out_stats: *mut be_stats) -> be_status;

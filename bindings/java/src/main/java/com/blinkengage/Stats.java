@@ -7,4 +7,4 @@ public record Stats(long requestsSent, long beaconsQueued, long beaconsDelivered
                     long droppedPrivacy, long prefetchHits, long imageRequests, long imageMemoryHits,
                     long imageDiskHits, long imageRevalidations, long imageShared, long viewableImpressions,
                     long crashLoopMode, long storageRefused, long storageFormatHeld, long reportsMigrated,
-                    long reportsUnrecoverable) {}
+                    long reportsUnrecoverable, long feedEventsRefused) {}
