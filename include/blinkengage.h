@@ -166,6 +166,8 @@ typedef struct be_offer_feed be_offer_feed;
 typedef struct be_offer_group be_offer_group;
 /** A headless SDK screen showing one offer at a time. Owned by the caller: be_offer_screen_free(). */
 typedef struct be_offer_screen be_offer_screen;
+/** The headless offer wall over a feed: wall, group, offer details. Owned by the caller: be_offer_wall_free(). */
+typedef struct be_offer_wall be_offer_wall;
 /** A feed event about to be reported. Owned by the caller: be_offer_feed_event_free(). */
 typedef struct be_offer_feed_event be_offer_feed_event;
 /** A legacy zone ad. Reference counted: be_zone_ad_retain() / _release(). */
@@ -800,6 +802,136 @@ int be_offer_screen_is_finished(const be_offer_screen *screen);
  * answer have styles (NULL otherwise). Same rules as be_moments_response_style().
  */
 const char *be_offer_screen_style(const be_offer_screen *screen, const char *path);
+
+/** @} */
+
+/**
+ * @defgroup wall The offer wall
+ * The offer wall: the newest feed as a complete SDK screen, headless. The host draws what the wall's level says;
+ * the SDK owns the navigation (the wall of every group, one group's offers, one offer's details) and reports the
+ * wall's feed events itself, with their positions: `did_appear` when an offer becomes visible (the host reports
+ * what is visible with be_offer_wall_report_visibility(), as with be_sdk_report_visibility()), `view_all` when a
+ * group is opened, `did_tap` when an offer is. An offer's details are a one-offer screen: showing them is an
+ * impression, accept returns the click URL, decline fires `no_thanks_click`, leaving them unanswered fires
+ * `close`. A host that uses the wall reports none of these events itself. All functions: any thread; after
+ * be_sdk_shutdown() every action returns BE_ERR_INVALID_STATE (or NULL) and changes nothing, getters keep answering.
+ * @{
+ */
+
+/** What the wall shows now. */
+typedef enum be_offer_wall_level {
+    BE_OFFER_WALL_LEVEL_WALL = 0,   /**< every group of the feed with its offers */
+    BE_OFFER_WALL_LEVEL_GROUP = 1,  /**< one group's offers (be_offer_wall_current_group()) */
+    BE_OFFER_WALL_LEVEL_OFFER = 2,  /**< one offer's details (be_offer_wall_current_offer()) */
+    BE_OFFER_WALL_LEVEL_CLOSED = 3  /**< closed: every action returns BE_ERR_INVALID_STATE */
+} be_offer_wall_level;
+
+/**
+ * The offer wall over the newest feed (load one first with be_sdk_load_offer_feed()), at its wall level.
+ * @param sdk the SDK; NULL is refused.
+ * @return a wall the caller frees with be_offer_wall_free() (it keeps its feed alive); NULL with
+ *         be_last_error_message() for NULL, before a feed was loaded, after shutdown or in a forked child.
+ */
+be_offer_wall *be_sdk_offer_wall(be_sdk *sdk);
+
+/**
+ * Frees a wall and everything obtained from it, firing nothing (a host that dismisses the wall calls
+ * be_offer_wall_close() first). Any thread, once. NULL does nothing.
+ * @param wall the wall, or NULL.
+ */
+void be_offer_wall_free(be_offer_wall *wall);
+
+/**
+ * @param wall the wall.
+ * @return what the wall shows; BE_OFFER_WALL_LEVEL_CLOSED for NULL.
+ */
+be_offer_wall_level be_offer_wall_get_level(const be_offer_wall *wall);
+
+/**
+ * @param wall the wall.
+ * @return the feed the wall shows, borrowed from the wall (its groups and offers are the wall's positions); NULL for
+ *         NULL.
+ */
+const be_offer_feed *be_offer_wall_feed(const be_offer_wall *wall);
+
+/**
+ * @param wall the wall.
+ * @return at the group level the group shown, at the offer level the offer's group, borrowed from the wall; NULL at
+ *         the wall level, when closed, or for NULL.
+ */
+const be_offer_group *be_offer_wall_current_group(const be_offer_wall *wall);
+
+/**
+ * @param wall the wall.
+ * @return at the offer level the offer shown, borrowed from the wall; NULL otherwise or for NULL.
+ */
+const be_offer *be_offer_wall_current_offer(const be_offer_wall *wall);
+
+/**
+ * Reports that an offer of the wall is `visible_fraction` of its pixels on screen now: call it whenever the fraction
+ * changes (0 when the offer leaves the screen). At the wall level any offer of the feed; at the group level the
+ * group's; at the offer level the offer shown. An offer that becomes visible records `did_appear` with its
+ * positions (its impression beacons fire); the fraction also counts toward viewable impressions, as with
+ * be_sdk_report_visibility(). Leaving a level ends the views of what it showed.
+ * @param wall the wall; NULL is refused.
+ * @param group_index the group's index in the wall's feed.
+ * @param offer_index the offer's index in its group.
+ * @param visible_fraction from 0 to 1.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL, an index out of range or a fraction outside 0...1 (NaN
+ *         included); BE_ERR_INVALID_STATE for an offer the level does not show, a closed wall, after shutdown.
+ */
+be_status be_offer_wall_report_visibility(be_offer_wall *wall, size_t group_index, size_t offer_index,
+                                          double visible_fraction);
+
+/**
+ * Opens a group from the wall level and records `view_all`.
+ * @param wall the wall; NULL is refused.
+ * @param group_index the group's index in the wall's feed.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL, an index out of range or an empty group; BE_ERR_INVALID_STATE
+ *         at another level, closed, after shutdown.
+ */
+be_status be_offer_wall_open_group(be_offer_wall *wall, size_t group_index);
+
+/**
+ * Opens an offer's details, from the wall level or from its group's level, and records `did_tap`; the details'
+ * display fires the offer's impression beacons.
+ * @param wall the wall; NULL is refused.
+ * @param group_index the offer's group in the wall's feed.
+ * @param offer_index the offer's index in its group.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL or an index out of range; BE_ERR_INVALID_STATE from the offer
+ *         level, from another group's level, closed, after shutdown.
+ */
+be_status be_offer_wall_open_offer(be_offer_wall *wall, size_t group_index, size_t offer_index);
+
+/**
+ * The positive CTA at the offer level: the details finish (firing `close`) and the wall goes back a level.
+ * @param wall the wall.
+ * @return the click URL for the host to open, borrowed from the wall; NULL when the offer has none (it still goes
+ *         back), or with BE_ERR_INVALID_STATE in be_last_error_message() at another level, closed, after shutdown.
+ */
+const char *be_offer_wall_accept(be_offer_wall *wall);
+
+/**
+ * The negative CTA at the offer level: fires `no_thanks_click` and `close`, and goes back a level.
+ * @param wall the wall; NULL is refused.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE at another level, closed, after shutdown.
+ */
+be_status be_offer_wall_decline(be_offer_wall *wall);
+
+/**
+ * One level up: from an offer's details (firing `close` when they were not answered) to where it was opened, from a
+ * group to the wall; at the wall level it closes the wall.
+ * @param wall the wall; NULL is refused.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE when closed or after shutdown.
+ */
+be_status be_offer_wall_back(be_offer_wall *wall);
+
+/**
+ * Closes the wall from any level (unanswered details fire `close`).
+ * @param wall the wall; NULL is refused.
+ * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL; BE_ERR_INVALID_STATE when closed already or after shutdown.
+ */
+be_status be_offer_wall_close(be_offer_wall *wall);
 
 /** @} */
 

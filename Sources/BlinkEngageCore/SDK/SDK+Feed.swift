@@ -47,6 +47,11 @@ extension SDK {
         }
     }
 
+    /// The offer wall over the newest feed; nil before the first successful load.
+    public func offerWall() throws(EngineFailure) -> OfferWall? {
+        try hostCall { () throws(EngineFailure) -> OfferWall? in feedLoader.newestFeed.map { OfferWall(feed: $0, sdk: self) } }
+    }
+
     /// A screen over a Moments answer's offers, with its styles.
     public func momentsScreen(for response: MomentsResponse) throws(EngineFailure) -> OfferScreen {
         try hostCall { () throws(EngineFailure) in try OfferScreen(offers: response.offers, owner: .moments(response), sdk: self) }

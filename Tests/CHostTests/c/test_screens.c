@@ -278,6 +278,107 @@ static void test_events_carry_ids_types_feed_and_positions(void) {
     stop();
 }
 
+/* The offer wall: the SDK reports the wall's own events with their positions (did_appear as offers become visible,
+ * view_all for a group opened, did_tap for an offer opened), fires the details' beacons, and owns the way back. */
+static void test_the_offer_wall_navigates_and_reports_its_own_events(void) {
+    be_offer_feed *feed;
+    be_offer_wall *wall;
+    char *received, *object, *beacons;
+    char value[128], feed_id[64];
+    const char *url;
+    int i;
+    start_with_user("wall-user");
+    CHECK(be_sdk_offer_wall(sdk) == NULL); /* no feed yet */
+    CHECK(strstr(be_last_error_message(), "feed") != NULL);
+    feed = load_feed();
+    snprintf(feed_id, sizeof feed_id, "%s", be_offer_feed_id(feed));
+    sandbox_reset();
+    wall = be_sdk_offer_wall(sdk);
+    CHECK(wall != NULL);
+    CHECK_INT(be_offer_wall_get_level(wall), BE_OFFER_WALL_LEVEL_WALL);
+    CHECK(be_offer_wall_feed(wall) == feed && be_offer_wall_current_group(wall) == NULL && be_offer_wall_current_offer(wall) == NULL);
+    /* the host scrolls: 4001 and 4003 come on screen, 4001 again (no new event), 4003 leaves and comes back */
+    CHECK_INT(be_offer_wall_report_visibility(wall, 0, 0, 1.0), BE_OK);
+    CHECK_INT(be_offer_wall_report_visibility(wall, 0, 1, 0.4), BE_OK);
+    CHECK_INT(be_offer_wall_report_visibility(wall, 0, 0, 0.8), BE_OK);
+    CHECK_INT(be_offer_wall_report_visibility(wall, 0, 1, 0.0), BE_OK);
+    CHECK_INT(be_offer_wall_report_visibility(wall, 0, 1, 0.6), BE_OK);
+    CHECK_INT(be_offer_wall_report_visibility(wall, 2, 0, 1.0), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_offer_wall_report_visibility(wall, 1, 1, 1.0), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_offer_wall_report_visibility(wall, 1, 0, 1.5), BE_ERR_INVALID_ARGUMENT);
+    CHECK_INT(be_offer_wall_report_visibility(NULL, 0, 0, 1.0), BE_ERR_INVALID_ARGUMENT);
+    /* a wrong move at the wall level */
+    CHECK(be_offer_wall_accept(wall) == NULL);
+    CHECK_INT(be_offer_wall_decline(wall), BE_ERR_INVALID_STATE);
+    /* into the food group: view_all; its offer comes on screen; another group's is not shown here */
+    CHECK_INT(be_offer_wall_open_group(wall, 1), BE_OK);
+    CHECK_INT(be_offer_wall_get_level(wall), BE_OFFER_WALL_LEVEL_GROUP);
+    CHECK(be_offer_wall_current_group(wall) == be_offer_feed_group_at(feed, 1));
+    CHECK_INT(be_offer_wall_report_visibility(wall, 0, 0, 1.0), BE_ERR_INVALID_STATE);
+    CHECK_INT(be_offer_wall_report_visibility(wall, 1, 0, 1.0), BE_OK);
+    CHECK_INT(be_offer_wall_open_group(wall, 0), BE_ERR_INVALID_STATE);
+    /* its offer's details: did_tap, an impression; accept gives the click URL and goes back to the group */
+    CHECK_INT(be_offer_wall_open_offer(wall, 1, 0), BE_OK);
+    CHECK_INT(be_offer_wall_get_level(wall), BE_OFFER_WALL_LEVEL_OFFER);
+    CHECK(be_offer_wall_current_offer(wall) == be_offer_group_offer_at(be_offer_feed_group_at(feed, 1), 0));
+    CHECK(be_offer_wall_current_group(wall) == be_offer_feed_group_at(feed, 1));
+    url = be_offer_wall_accept(wall);
+    CHECK(url != NULL && strncmp(url, "https://", 8) == 0);
+    CHECK_INT(be_offer_wall_get_level(wall), BE_OFFER_WALL_LEVEL_GROUP);
+    /* back to the wall, then 4003's details from the wall itself, left unanswered: back fires close */
+    CHECK_INT(be_offer_wall_back(wall), BE_OK);
+    CHECK_INT(be_offer_wall_get_level(wall), BE_OFFER_WALL_LEVEL_WALL);
+    CHECK_INT(be_offer_wall_open_offer(wall, 0, 1), BE_OK);
+    CHECK_INT(be_offer_wall_back(wall), BE_OK);
+    CHECK_INT(be_offer_wall_get_level(wall), BE_OFFER_WALL_LEVEL_WALL);
+    CHECK_INT(be_offer_wall_close(wall), BE_OK);
+    CHECK_INT(be_offer_wall_get_level(wall), BE_OFFER_WALL_LEVEL_CLOSED);
+    CHECK_INT(be_offer_wall_back(wall), BE_ERR_INVALID_STATE);
+    CHECK_INT(be_offer_wall_open_group(wall, 0), BE_ERR_INVALID_STATE);
+
+    beacons = received_beacons(); /* flushes */
+    CHECK_STR(beacons, PIXEL("4001", "5f2c0001e1") ADV("4001") PIXEL("4003", "5f2c0003e1") PIXEL("4003", "5f2c0003e1")
+                       PIXEL("4002", "5f2c0002e1") PIXEL("4002", "5f2c0002e1") CLOSE("4002", "5f2c0002e1")
+                       PIXEL("4003", "5f2c0003e1") CLOSE("4003", "5f2c0003e1"));
+    free(beacons);
+    /* the events, in any order (a batch sent before the sandbox's reset forgot the token is sent again later) */
+    received = sandbox_call("GET", "/_sandbox/events", NULL);
+    CHECK(strstr(received, "\"distinct\": 7") != NULL);
+    object = strstr(received, "\"events\": [") + 11;
+    {
+        static const char *const expected[] = {"did_appear 0 4001 0", "did_appear 0 4003 1", "did_appear 0 4003 1",
+                                               "view_all 1  ", "did_appear 1 4002 0", "did_tap 1 4002 0", "did_tap 0 4003 1"};
+        char seen[7][96];
+        int used[7] = {0}, j;
+        for (i = 0; i < 7 && object; i++) {
+            char type[32], group[8], offer[16], position[8];
+            CHECK_STR(field(object, "feed_id", value, sizeof value), feed_id);
+            snprintf(seen[i], sizeof seen[i], "%s %s %s %s", field(object, "type", type, sizeof type),
+                     field(object, "group_position", group, sizeof group), field(object, "offer_id", offer, sizeof offer),
+                     field(object, "offer_position", position, sizeof position));
+            object = strchr(object, '}');
+            object = object ? strchr(object, '{') : NULL;
+        }
+        for (i = 0; i < 7; i++) { /* each expected event once */
+            int found = 0;
+            for (j = 0; j < 7 && !found; j++) {
+                if (!used[j] && strcmp(seen[j], expected[i]) == 0) used[j] = found = 1;
+            }
+            if (!found) fprintf(stderr, "missing event: %s\n", expected[i]);
+            CHECK(found);
+        }
+    }
+    free(received);
+    /* after shutdown: getters answer, actions are refused */
+    stop();
+    CHECK_INT(be_offer_wall_get_level(wall), BE_OFFER_WALL_LEVEL_CLOSED);
+    CHECK(be_offer_wall_feed(wall) == feed);
+    be_offer_wall_free(wall);
+    be_offer_wall_free(NULL);
+    CHECK(be_sdk_offer_wall(NULL) == NULL);
+    be_offer_feed_release(feed);
+}
+
 int main(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     RUN(test_group_screen_fires_the_exact_beacons);
@@ -285,5 +386,6 @@ int main(void) {
     RUN(test_stale_offers_and_groups_resolve_to_no_screen);
     RUN(test_moments_screen_has_styles_and_outlives_the_sdk);
     RUN(test_events_carry_ids_types_feed_and_positions);
+    RUN(test_the_offer_wall_navigates_and_reports_its_own_events);
     return test_finish();
 }
