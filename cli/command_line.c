@@ -23,7 +23,7 @@
 enum { EXIT_NO = 1, EXIT_USAGE = 2, MAX_PAYLOAD = 32, MAX_ROWS = 256, MAX_COLUMNS = 6, MAX_CELL = 48, MAX_ARGUMENT = 8192 };
 
 typedef struct {
-    const char *command, *key, *placement, *user, *moments_url, *engage_url, *zone_template, *storage, *output, *har;
+    const char *command, *key, *placement, *user, *moments_url, *engage_url, *zone_template, *storage, *output, *har, *open;
     const char *positional[2];
     const char *payload[MAX_PAYLOAD];
     int payload_count, positional_count, json, sandbox, verbose, once;
@@ -41,6 +41,7 @@ static const char *usage_text(const char *command) {
                "commands:\n"
                "  offers    Moments offers for a placement\n"
                "  feed      the client-side offer feed of a user\n"
+               "  wall      the offer wall of a user, as the SDK walks it\n"
                "  zone-ad   the legacy ad of a zone\n"
                "  image     download an image through the SDK's caches\n"
                "  stats     what a storage directory holds\n"
@@ -68,6 +69,11 @@ static const char *usage_text(const char *command) {
     if (strcmp(command, "feed") == 0)
         return "usage: blinkengage feed --key KEY --user USER [--json]\n"
                "Registers USER when needed and loads the offer feed (needs --engage-url or --sandbox).\n";
+    if (strcmp(command, "wall") == 0)
+        return "usage: blinkengage wall --key KEY --user USER [--open G | --open G.O] [--json]\n"
+               "Loads the feed and shows the offer wall: every group with its offers, or with --open group G's\n"
+               "offers or offer O of group G's details. What it prints counts as shown: the SDK records did_appear\n"
+               "for each offer printed (and view_all or did_tap for what --open opens), and delivers them.\n";
     if (strcmp(command, "zone-ad") == 0)
         return "usage: blinkengage zone-ad --url TEMPLATE ZONE [--json]\n"
                "Fetches the ad of ZONE; TEMPLATE contains {zone} (with --sandbox it may be left out).\n";
@@ -588,6 +594,112 @@ static int run_feed(const options *o) {
     return status;
 }
 
+static void print_pairs(const char *const *names, const char *const *values, int count);
+
+/* Prints one offer line of the wall and reports it visible: printed is shown. */
+static void wall_offer(be_offer_wall *wall, const be_offer_group *group, size_t g, size_t k, int json, int first) {
+    const be_offer *offer = be_offer_group_offer_at(group, k);
+    char safe[4096];
+    if (json) {
+        printf("%s{\"group_position\": %zu, \"offer_position\": %zu, ", first ? "" : ", ", g, k);
+        json_member("id", be_offer_id(offer), 0);
+        json_member("title", be_offer_title(offer), 1);
+        putchar('}');
+    } else {
+        printf("  [%zu.%zu] %-8s %s\n", g, k, be_offer_id(offer) ? be_offer_id(offer) : "-",
+               be_offer_title(offer) ? terminal_safe(be_offer_title(offer), safe, sizeof safe) : "-");
+    }
+    be_offer_wall_report_visibility(wall, g, k, 1.0);
+}
+
+static int run_wall(const options *o) {
+    be_sdk *sdk = NULL;
+    be_offer_wall *wall = NULL;
+    outcome result;
+    int status = 0, shown = 0;
+    size_t g, k, groups, open_group = 0, open_offer = 0;
+    int opens = 0; /* 0 the wall, 1 a group, 2 an offer */
+    char safe[4096];
+    if (!o->key) return usage_error(o, "wall needs --key");
+    if (!o->user) return usage_error(o, "wall needs --user");
+    if (!o->engage_url) return usage_error(o, "wall needs --engage-url (or --sandbox)");
+    if (o->open) {
+        char *end = NULL;
+        open_group = strtoul(o->open, &end, 10);
+        opens = 1;
+        if (end && *end == '.') {
+            open_offer = strtoul(end + 1, &end, 10);
+            opens = 2;
+        }
+        if (end == o->open || !end || *end) return usage_error(o, "--open takes G or G.O (numbers)");
+    }
+    if ((status = start_sdk(o, &sdk)) != 0) return status;
+    if (be_sdk_set_user_identity(sdk, o->user) != BE_OK) {
+        be_sdk_shutdown(sdk, 0);
+        return usage_error(o, "--user: %s", be_last_error_message());
+    }
+    memset(&result, 0, sizeof result);
+    be_sdk_load_offer_feed(sdk, on_feed, &result);
+    wait_for(sdk, &result);
+    if (result.failed) {
+        be_sdk_shutdown(sdk, 0);
+        return service_error(&result);
+    }
+    wall = be_sdk_offer_wall(sdk);
+    groups = be_offer_feed_group_count(result.feed);
+    if (opens == 1 && be_offer_wall_open_group(wall, open_group) != BE_OK) status = usage_error(o, "--open: %s", be_last_error_message());
+    if (opens == 2 && be_offer_wall_open_offer(wall, open_group, open_offer) != BE_OK) status = usage_error(o, "--open: %s", be_last_error_message());
+    if (status == 0 && opens == 2) {
+        const be_offer *offer = be_offer_wall_current_offer(wall);
+        const char *names[5] = {"offer", "title", "description", "yes", "no"};
+        const char *values[5];
+        values[0] = be_offer_id(offer);
+        values[1] = be_offer_title(offer);
+        values[2] = be_offer_description(offer);
+        values[3] = be_offer_cta_yes(offer);
+        values[4] = be_offer_cta_no(offer);
+        if (o->json) {
+            printf("{");
+            json_member("feed_id", be_offer_feed_id(result.feed), 0);
+            printf("\"level\": \"offer\", \"group_position\": %zu, \"offer_position\": %zu, ", open_group, open_offer);
+            json_member("id", values[0], 0);
+            json_member("title", values[1], 0);
+            json_member("click_url", be_offer_click_url(offer), 1);
+            printf("}\n");
+        } else {
+            print_pairs(names, values, 5);
+        }
+        be_offer_wall_report_visibility(wall, open_group, open_offer, 1.0);
+    } else if (status == 0) {
+        if (o->json) {
+            printf("{");
+            json_member("feed_id", be_offer_feed_id(result.feed), 0);
+            printf("\"level\": \"%s\", \"offers\": [", opens ? "group" : "wall");
+        } else {
+            printf("Offer wall of feed %s\n", be_offer_feed_id(result.feed) ? be_offer_feed_id(result.feed) : "-");
+        }
+        for (g = 0; g < groups; g++) {
+            const be_offer_group *group = be_offer_feed_group_at(result.feed, g);
+            if (opens && g != open_group) continue;
+            if (!o->json) {
+                printf("%s (%zu)\n", be_offer_group_title(group) ? terminal_safe(be_offer_group_title(group), safe, sizeof safe)
+                                                                : be_offer_group_id(group),
+                       be_offer_group_offer_count(group));
+            }
+            for (k = 0; k < be_offer_group_offer_count(group); k++) wall_offer(wall, group, g, k, o->json, shown++ == 0);
+        }
+        if (o->json) printf("]}\n");
+        else printf("%d offer%s shown\n", shown, shown == 1 ? "" : "s");
+    }
+    be_offer_wall_close(wall);
+    be_offer_wall_free(wall);
+    /* what the wall recorded goes out now; what cannot stays stored for the next start */
+    if (be_sdk_flush(sdk, 10000) != BE_OK && o->verbose) fprintf(stderr, "%s: %s\n", program, be_last_error_message());
+    be_offer_feed_release(result.feed);
+    be_sdk_shutdown(sdk, 0);
+    return status;
+}
+
 static void print_pairs(const char *const *names, const char *const *values, int count) {
     int i, width = 0, color = use_color();
     for (i = 0; i < count; i++) {
@@ -765,6 +877,7 @@ static int parse(int argc, char **argv, options *o, int *help) {
         TAKES("-o", output)
         TAKES("--output", output)
         TAKES("--har", har)
+        TAKES("--open", open)
 #undef TAKES
         if (strcmp(a, "--payload") == 0) {
             if (!next) return usage_error(o, "--payload needs NAME=VALUE");
@@ -821,6 +934,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(o.command, "offers") == 0) status = run_offers(&o);
     else if (strcmp(o.command, "feed") == 0) status = run_feed(&o);
+    else if (strcmp(o.command, "wall") == 0) status = run_wall(&o);
     else if (strcmp(o.command, "zone-ad") == 0) status = run_zone_ad(&o);
     else if (strcmp(o.command, "image") == 0) status = run_image(&o);
     else if (strcmp(o.command, "inspect") == 0) status = run_inspect(&o);

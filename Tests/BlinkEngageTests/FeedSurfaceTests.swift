@@ -177,6 +177,28 @@ final class FeedSurfaceTests {
         #expect(never.wait())  // not lost: it runs once the queue does
     }
 
+    /// The offer wall through the Swift surface: the SDK walks it and records its own events.
+    @Test func theOffersWallRecordsItsOwnEvents() async throws {
+        #expect(sdk.offersWallViewController() == nil)  // not started for this identity's feed yet: no feed
+        try sdk.setUserIdentity("user-wall")
+        let feed = try await sdk.loadOfferFeed()
+        let wall = try #require(sdk.offersWallViewController())
+        #expect(wall.level == .wall && wall.feed == feed)
+        try wall.reportVisibility(group: 0, offer: 0, visibleFraction: 1)
+        try wall.openGroup(0)
+        #expect(wall.level == .group && wall.currentGroup == feed.groups[0])
+        try wall.openOffer(group: 0, offer: 0)
+        #expect(wall.level == .offer && wall.currentOffer == feed.groups[0].offers[0])
+        #expect(try wall.accept() == feed.groups[0].offers[0])
+        try wall.close()
+        #expect(wall.level == .closed)
+        #expect(throws: BlinkEngageError.self) { try wall.back() }
+        try sdk.flush(timeoutMilliseconds: 30_000)
+        let record = try JSONSerialization.jsonObject(with: Data(try fixture.sandbox.control("GET", "/_sandbox/events").utf8)) as? [String: Any]
+        let types = Set(try #require(record?["events"] as? [[String: Any]]).compactMap { $0["type"] as? String })
+        #expect(types == ["did_appear", "view_all", "did_tap"] && record?["distinct"] as? Int == 3)
+    }
+
     @Test func erasureForgetsTheUser() async throws {
         try sdk.setUserIdentity("user-erased")
         _ = try await sdk.loadOfferFeed()

@@ -33,7 +33,7 @@ final class CLITests: XCTestCase {
         let process = Process()
         process.executableURL = Self.binary!
         let urls = ["--moments-url", sandbox.url + "/native/v4", "--engage-url", sandbox.url, "--storage", storage.path]
-        process.arguments = arguments.first.map { ["offers", "feed", "image"].contains($0) } == true
+        process.arguments = arguments.first.map { ["offers", "feed", "wall", "image"].contains($0) } == true
             ? [arguments[0]] + urls + arguments.dropFirst() : arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
@@ -122,6 +122,26 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(groups.map { $0["id"] as? String }, ["g_entertainment", "g_food"])
     }
 
+    /// The wall as printed: what it prints counts as shown, and the SDK records (and delivers) the wall's events.
+    func testTheOfferWallAsPrintedAndItsEvents() throws {
+        let table = try run(["wall", "--key", "demo-key", "--user", "cli-user"])
+        XCTAssertEqual(table.status, 0, table.err)
+        XCTAssertTrue(table.out.hasPrefix("Offer wall of feed f_1\nEntertainment (2)\n  [0.0] 4001 "), table.out)
+        XCTAssertTrue(table.out.hasSuffix("3 offers shown\n"), table.out)
+        let details = try run(["wall", "--key", "demo-key", "--user", "cli-user", "--open", "0.1", "--json"])
+        XCTAssertEqual(details.status, 0, details.err)
+        XCTAssertEqual(try json(details.out)["id"] as? String, "4003")
+        let group = try run(["wall", "--key", "demo-key", "--user", "cli-user", "--open", "1", "--json"])
+        XCTAssertEqual((try json(group.out)["offers"] as? [[String: Any]])?.compactMap { $0["id"] as? String }, ["4002"])
+        let events = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try sandbox.control("GET", "/_sandbox/events").utf8)) as? [String: Any])
+        let types = (events["events"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
+        // 3 shown on the wall; the details: did_tap, did_appear; the group: view_all, did_appear
+        XCTAssertEqual(types.sorted(), ["did_appear", "did_appear", "did_appear", "did_appear", "did_appear", "did_tap", "view_all"])
+        let bad = try run(["wall", "--key", "demo-key", "--user", "cli-user", "--open", "7"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.err.contains("no group 7"), bad.err)
+    }
+
     func testZoneAdsAndTheirErrors() throws {
         let template = sandbox.url + "/api/adAPI.php?AdID={zone}"
         let table = try run(["zone-ad", "--url", template, "1"])
@@ -174,7 +194,7 @@ final class CLITests: XCTestCase {
     }
 
     func testHelpVersionAndUsageErrors() throws {
-        for command in ["offers", "feed", "zone-ad", "image", "stats"] {
+        for command in ["offers", "feed", "wall", "zone-ad", "image", "stats"] {
             let help = try run([command, "--help"])
             XCTAssertEqual(help.status, 0)
             XCTAssertTrue(help.out.hasPrefix("usage: blinkengage \(command) "), help.out)
