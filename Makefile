@@ -1,5 +1,6 @@
 # make demo   starts the sandbox, builds the library and runs the C examples against it
 # make demo-window  the offer unit in an SDL2 window (under Xvfb with a screenshot when there is no display)
+# make demo-wall    the offer wall in an SDL2 window (the same)
 # make test   runs every test (engine, C hosts, header/exports, valgrind, the release library), then make test-portable
 # make test-portable  the engine built with its portable POSIX platform layer, through the engine and C host suites
 # make dist   builds the self-contained release library into dist/
@@ -21,7 +22,7 @@ CFLAGS_STRICT = -std=c99 -Wall -Wextra -Werror -pedantic
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo demo-window test test-portable dist cli wheel unity-package bench install docs clean fuzz check-tsan check-asan
+.PHONY: all deps build demo demo-window demo-wall test test-portable dist cli wheel unity-package bench install docs clean fuzz check-tsan check-asan
 
 all: build
 
@@ -36,6 +37,9 @@ demo: build
 
 demo-window: build
 	@scripts/demo-window.sh "$(DEBUG_DIR)"
+
+demo-wall: build
+	@scripts/demo-window.sh "$(DEBUG_DIR)" wall
 
 test: build cli docs wheel
 	scripts/python-test.sh build/wheel/*.whl

@@ -45,7 +45,8 @@ final class WindowTests: XCTestCase {
         return boxes
     }
 
-    private func runWindow(keys: String) throws -> (output: String, bitmap: Bitmap, layout: [String: [Int]]) {
+    private func runWindow(keys: String, example: String = "offer_window", sandbox given: SandboxProcess? = nil,
+                           arguments: (String) -> [String] = { ["\($0)/native/v4"] }) throws -> (output: String, bitmap: Bitmap, layout: [String: [Int]]) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else {
             throw XCTSkip("no X server can be started here: xvfb-run is missing (Debian's xvfb provides it)")
         }
@@ -54,19 +55,19 @@ final class WindowTests: XCTestCase {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("be-window-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let binary = work.appendingPathComponent("offer_window")
+        let binary = work.appendingPathComponent(example)
         let build = try CHostTests.compile(
-            ProjectPaths.root.appendingPathComponent("examples-c/offer_window.c"), to: binary,
+            ProjectPaths.root.appendingPathComponent("examples-c/\(example).c"), to: binary,
             libraries: ["-lm"] + flags.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
         XCTAssertEqual(build.status, 0, build.output)
 
-        let sandbox = try SandboxProcess()
-        defer { sandbox.stop() }
+        let sandbox = try given ?? SandboxProcess()
+        defer { if given == nil { sandbox.stop() } }
         let shot = work.appendingPathComponent("shot.bmp")
         let run = try Command.run("/usr/bin/xvfb-run", [
-            "-a", "-s", "-screen 0 800x700x24 -nolisten tcp", binary.path, "\(sandbox.url)/native/v4",
-            "--keys", keys, "--screenshot", shot.path,
-        ])
+            "-a", "-s", "-screen 0 800x700x24 -nolisten tcp", binary.path,
+        ] + arguments(sandbox.url) + ["--keys", keys, "--screenshot", shot.path],
+            environment: ["XDG_STATE_HOME": work.appendingPathComponent("state").path])
         if run.status != 0, run.output.contains("Xvfb failed to start") || run.output.contains("Cannot open display") {
             throw XCTSkip("no X server can be started here: \(run.output)")
         }
@@ -101,6 +102,31 @@ final class WindowTests: XCTestCase {
         // The third offer has no creative: its image box shows the placeholder, not the fixture's colour.
         let image = try XCTUnwrap(boxes["image"])
         XCTAssertNotEqual(hex(bitmap.pixel(image[0] + image[2] / 2, image[1] + image[3] / 2)), "#F2994A")
+    }
+}
+
+extension WindowTests {
+    /// The offer wall drawn by examples-c/offer_wall.c: every group with its offers; what it draws is reported as
+    /// visible, so the SDK records a did_appear per card; V then O opens the first group and its first offer.
+    func testTheOfferWallIsDrawnAndRecordsWhatItShows() throws {
+        let sandbox = try SandboxProcess()
+        defer { sandbox.stop() }
+        let (output, bitmap, boxes) = try runWindow(keys: "", example: "offer_wall", sandbox: sandbox) { [$0, "--user", "wall-user"] }
+        guard let first = boxes["first"], let header = boxes["header"], first.count == 4, header.count == 4 else {
+            return XCTFail("no layout printed:\n\(output)")
+        }
+        XCTAssertTrue(output.contains("layout level=0 cards=3 "), output)
+        XCTAssertEqual(hex(bitmap.pixel(header[0] + 6, header[1] + header[3] / 2)), "#1A73E8", "header")
+        XCTAssertEqual(hex(bitmap.pixel(first[0] + first[2] - 8, first[1] + first[3] - 6)), "#FFFFFF", "card")
+        XCTAssertEqual(hex(bitmap.pixel(first[0] + 1, first[1] + first[3] / 2)), "#1A73E8", "card's stripe")
+        XCTAssertEqual(hex(bitmap.pixel(8, bitmap.height - 8)), "#F2F4F7", "backdrop")
+        let events = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try sandbox.control("GET", "/_sandbox/events").utf8)) as? [String: Any])
+        XCTAssertEqual((events["events"] as? [[String: Any]])?.compactMap { $0["type"] as? String }, ["did_appear", "did_appear", "did_appear"])
+
+        let (opened, details, layout) = try runWindow(keys: "vo", example: "offer_wall", sandbox: sandbox) { [$0, "--user", "wall-user"] }
+        XCTAssertTrue(opened.contains("layout level=2 cards=0 "), opened)
+        let yes = try XCTUnwrap(layout["yes"])
+        XCTAssertEqual(hex(details.pixel(yes[0] + 6, yes[1] + yes[3] / 2)), "#1A73E8", "accept button")
     }
 }
 
