@@ -523,25 +523,35 @@ static int run_offers(const options *o) {
     return status;
 }
 
+/* Checks --key, --user and the Engage URL for `command`, starts the SDK, sets the user and loads the feed into
+ * *result; 0 with the SDK running, or the exit status (the SDK then stopped). */
+static int load_user_feed(const options *o, const char *command, be_sdk **sdk, outcome *result) {
+    int status;
+    if (!o->key) return usage_error(o, "%s needs --key", command);
+    if (!o->user) return usage_error(o, "%s needs --user", command);
+    if (!o->engage_url) return usage_error(o, "%s needs --engage-url (or --sandbox)", command);
+    if ((status = start_sdk(o, sdk)) != 0) return status;
+    if (be_sdk_set_user_identity(*sdk, o->user) != BE_OK) {
+        be_sdk_shutdown(*sdk, 0);
+        return usage_error(o, "--user: %s", be_last_error_message());
+    }
+    memset(result, 0, sizeof *result);
+    be_sdk_load_offer_feed(*sdk, on_feed, result);
+    wait_for(*sdk, result);
+    if (result->failed) {
+        be_sdk_shutdown(*sdk, 0);
+        return service_error(result);
+    }
+    return 0;
+}
+
 static int run_feed(const options *o) {
     be_sdk *sdk = NULL;
     outcome result;
     int status;
     size_t g, k, groups, total = 0;
-    if (!o->key) return usage_error(o, "feed needs --key");
-    if (!o->user) return usage_error(o, "feed needs --user");
-    if (!o->engage_url) return usage_error(o, "feed needs --engage-url (or --sandbox)");
-    if ((status = start_sdk(o, &sdk)) != 0) return status;
-    if (be_sdk_set_user_identity(sdk, o->user) != BE_OK) {
-        be_sdk_shutdown(sdk, 0);
-        return usage_error(o, "--user: %s", be_last_error_message());
-    }
-    memset(&result, 0, sizeof result);
-    be_sdk_load_offer_feed(sdk, on_feed, &result);
-    wait_for(sdk, &result);
-    if (result.failed) {
-        status = service_error(&result);
-    } else if (o->json) {
+    if ((status = load_user_feed(o, "feed", &sdk, &result)) != 0) return status;
+    if (o->json) {
         groups = be_offer_feed_group_count(result.feed);
         printf("{");
         json_member("feed_id", be_offer_feed_id(result.feed), 0);
@@ -620,9 +630,6 @@ static int run_wall(const options *o) {
     size_t g, k, groups, open_group = 0, open_offer = 0;
     int opens = 0; /* 0 the wall, 1 a group, 2 an offer */
     char safe[4096];
-    if (!o->key) return usage_error(o, "wall needs --key");
-    if (!o->user) return usage_error(o, "wall needs --user");
-    if (!o->engage_url) return usage_error(o, "wall needs --engage-url (or --sandbox)");
     if (o->open) {
         char *end = NULL;
         open_group = strtoul(o->open, &end, 10);
@@ -633,18 +640,7 @@ static int run_wall(const options *o) {
         }
         if (end == o->open || !end || *end) return usage_error(o, "--open takes G or G.O (numbers)");
     }
-    if ((status = start_sdk(o, &sdk)) != 0) return status;
-    if (be_sdk_set_user_identity(sdk, o->user) != BE_OK) {
-        be_sdk_shutdown(sdk, 0);
-        return usage_error(o, "--user: %s", be_last_error_message());
-    }
-    memset(&result, 0, sizeof result);
-    be_sdk_load_offer_feed(sdk, on_feed, &result);
-    wait_for(sdk, &result);
-    if (result.failed) {
-        be_sdk_shutdown(sdk, 0);
-        return service_error(&result);
-    }
+    if ((status = load_user_feed(o, "wall", &sdk, &result)) != 0) return status;
     wall = be_sdk_offer_wall(sdk);
     groups = be_offer_feed_group_count(result.feed);
     if (opens == 1 && be_offer_wall_open_group(wall, open_group) != BE_OK) status = usage_error(o, "--open: %s", be_last_error_message());
