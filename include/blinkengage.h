@@ -537,7 +537,7 @@ void be_sdk_shutdown(be_sdk *sdk, uint32_t timeout_ms);
 
 /**
  * @defgroup privacy Privacy
- * Privacy: consent signals and erasure (PROTOCOL.md section 6). Signals are kept in memory only (the host's
+ * Privacy: consent signals and erasure (docs/PROTOCOL.md section 6). Signals are kept in memory only (the host's
  * consent platform is the source of truth and sets them at each start), may be set at any time from any thread,
  * and apply to every request made after the call: Moments payload keys and Engage query parameters with their
  * OpenRTB names (`gdpr`, `gdpr_consent`, `us_privacy`, `gpp`, `gpp_sid`, `coppa`, `lmt`); only those that are set

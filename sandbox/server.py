@@ -20,11 +20,11 @@ set faults through the /_sandbox/ control endpoints:
   GET  /_sandbox/images            image answers, in order: [{"path", "status", "bytes"}, ...] (bytes of body sent)
 
 Services:
-  POST <any prefix>/offers.json    the Moments API (PROTOCOL.md section 1)
+  POST <any prefix>/offers.json    the Moments API (docs/PROTOCOL.md section 1)
   POST /v1/users                   registers a user: 201 {"user_id", "token"}
   GET  /v1/offer-feed              the offer feed for a registered user's Bearer token (401 otherwise), with a
                                    new feed_id on each load
-  POST /v1/events                  feed events (PROTOCOL.md section 2); repeats are dropped by event id
+  POST /v1/events                  feed events (docs/PROTOCOL.md section 2); repeats are dropped by event id
   GET  <any prefix>/adAPI.php?AdID=N  a zone ad: zone 1 the fixture's ad, 2 hidden ("0||"), 3 a short answer,
                                    4 a bad flag, 5 a bad URL, 6 two lines, 7 four fields; any other zone hidden
   GET  /b/...                      tracking beacons: any path below /b/ answers 200 with a 1x1 GIF

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Processes that die at random moments, and processes that share a storage directory, lose nothing and
-/// deliver nothing twice that the server cannot drop (PROTOCOL.md section 4).
+/// deliver nothing twice that the server cannot drop (docs/PROTOCOL.md section 4).
 @Suite(.serialized)
 final class OutboxCrashTests {
     let sandbox: SandboxProcess

@@ -1,7 +1,7 @@
 @testable import BlinkEngageCore
 import Testing
 
-/// The delivery rules without I/O or threads (PROTOCOL.md section 4): what goes next, what a verdict does,
+/// The delivery rules without I/O or threads (docs/PROTOCOL.md section 4): what goes next, what a verdict does,
 /// overflow and age.
 struct OutboxQueueTests {
     static let second: UInt64 = 1_000_000_000

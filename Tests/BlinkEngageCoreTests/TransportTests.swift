@@ -213,7 +213,7 @@ final class TransportTests {
         #expect(headers[1]["accept"] == "application/json")
     }
 
-    /// Every request offers the encodings PROTOCOL.md names (`keepsNoHeaderFieldsWhenAskedNot` has a gzip answer
+    /// Every request offers the encodings docs/PROTOCOL.md names (`keepsNoHeaderFieldsWhenAskedNot` has a gzip answer
     /// decoded); a small POST asks for no 100-continue, and a large one goes out whole without waiting for it.
     @Test func offersGzipAndDeflateAndNeverWaitsForContinue() throws {
         _ = send(get("/plain"))

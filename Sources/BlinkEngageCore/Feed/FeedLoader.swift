@@ -1,5 +1,5 @@
 /// Loads the client-side offer feed: concurrent loads share one request, a load during registration waits for
-/// it, and the newest successful feed is remembered for the screens (PROTOCOL.md section 2). With the feed cache
+/// it, and the newest successful feed is remembered for the screens (docs/PROTOCOL.md section 2). With the feed cache
 /// on, each success is stored for its identity, and a load that fails for a network reason, a 5xx or a timeout
 /// answers with the stored feed when it is young enough.
 final class FeedLoader: Sendable {

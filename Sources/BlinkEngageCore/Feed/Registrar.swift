@@ -1,5 +1,5 @@
 
-/// The user's identity and its registration with the Engage backend (PROTOCOL.md section 2).
+/// The user's identity and its registration with the Engage backend (docs/PROTOCOL.md section 2).
 ///
 /// Registration runs in the background: a failed attempt fails the loads waiting on it (error 2) and is retried
 /// with backoff, never forgotten. A returning user keeps the stored token and is not registered again. A token

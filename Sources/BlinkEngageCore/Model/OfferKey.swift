@@ -1,4 +1,4 @@
-/// The offer keys PROTOCOL.md documents (section 1), legacy aliases included. Each offer sorts its members into
+/// The offer keys docs/PROTOCOL.md documents (section 1), legacy aliases included. Each offer sorts its members into
 /// them once, when it is decoded, so a host reading a documented field finds it at once instead of walking the
 /// offer's keys; any other key is still found by a walk.
 public enum OfferKey: Int, CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-/// The user's privacy choices as the host's consent platform sets them (PROTOCOL.md section 6), kept in memory
+/// The user's privacy choices as the host's consent platform sets them (docs/PROTOCOL.md section 6), kept in memory
 /// only: the platform is the source of truth and sets them at each start. Names follow OpenRTB 2.6.
 public struct PrivacySignals: Sendable, Equatable, Hashable {
     /// -1 unknown, 0, 1.

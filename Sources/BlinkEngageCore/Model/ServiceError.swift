@@ -26,7 +26,7 @@ public struct ServiceError: Error, Equatable, Sendable {
     public static let cancelled = ServiceError(.cancelled, code: 1, message: "the SDK shut down before the operation completed")
 }
 
-/// The Moments API error table (PROTOCOL.md section 1).
+/// The Moments API error table (docs/PROTOCOL.md section 1).
 public enum MomentsErrorCode: Int, Sendable {
     case invalidParameter = 1
     case invalidURL = 2

@@ -1,4 +1,4 @@
-/// One legacy zone ad: whether to show it, and its image and link (PROTOCOL.md section 5). Immutable.
+/// One legacy zone ad: whether to show it, and its image and link (docs/PROTOCOL.md section 5). Immutable.
 public final class ZoneAd: Sendable {
     public let zoneID: String
     public let isEnabled: Bool

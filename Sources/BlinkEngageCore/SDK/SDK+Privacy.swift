@@ -1,4 +1,4 @@
-/// Privacy signals, erasure and the impressions they govern (PROTOCOL.md section 6).
+/// Privacy signals, erasure and the impressions they govern (docs/PROTOCOL.md section 6).
 extension SDK {
     /// The signals in force now.
     var privacySignals: PrivacySignals { privacy.withLock { $0 } }

@@ -1,5 +1,5 @@
 
-/// Legacy zone ads (PROTOCOL.md section 5).
+/// Legacy zone ads (docs/PROTOCOL.md section 5).
 extension SDK {
     /// Fetches the ad of one zone. `completion` runs exactly once on the callback queue.
     public func fetchZoneAd(

@@ -64,7 +64,7 @@ public final class SDK: Sendable {
     public let outbox: Outbox
     let registrar: Registrar
     let feedLoader: FeedLoader
-    /// The user's privacy choices, in memory only (PROTOCOL.md section 6).
+    /// The user's privacy choices, in memory only (docs/PROTOCOL.md section 6).
     let privacy = Locked(PrivacySignals())
     /// Moments answers fetched ahead of time, each handed out once.
     let prefetches: PrefetchCache

@@ -1,5 +1,5 @@
 /// The single-offer unit without pixels: the SDK owns which offer is current and fires the tracking beacons,
-/// the host draws it (C-API.md, SDK screens; PROTOCOL.md section 3).
+/// the host draws it (C-API.md, SDK screens; docs/PROTOCOL.md section 3).
 ///
 /// Every display is an impression: an offer fires `pixel` (and `adv_pixel_url`) each time it becomes current,
 /// Previous included (unless they wait for a viewable impression: `SDKConfiguration.impressionBeaconsAtViewable`). Accept and decline move on, or on the last offer fire `close` and finish; decline fires

@@ -1,4 +1,4 @@
-/// Beacon URLs are sent exactly as given, except for the cache-buster macro (PROTOCOL.md section 3).
+/// Beacon URLs are sent exactly as given, except for the cache-buster macro (docs/PROTOCOL.md section 3).
 enum BeaconURL {
     /// Replaces `{cbuster}` and `%7Bcbuster%7D` (any case) with a fresh random decimal number.
     static func bustingCache(_ url: String, random: () -> UInt64 = { UInt64.random(in: 1...UInt64(1) << 53) }) -> String {

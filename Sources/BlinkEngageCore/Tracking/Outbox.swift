@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// Supplies the Engage token for event batches and hears when the server refused it (PROTOCOL.md section 2).
+/// Supplies the Engage token for event batches and hears when the server refused it (docs/PROTOCOL.md section 2).
 public protocol EventAuthorization: AnyObject, Sendable {
     func bearerToken(forIdentity identity: String?) -> String?
     /// The events endpoint answered 401: register again. The batch is retried either way, never dropped.

@@ -1,4 +1,4 @@
-/// The delivery rules of PROTOCOL.md section 4 as a value with no I/O and no thread: what to send next, how a
+/// The delivery rules of docs/PROTOCOL.md section 4 as a value with no I/O and no thread: what to send next, how a
 /// server's verdict changes the queue, overflow and age. `Outbox` keeps one under its lock and does the I/O
 /// the answers ask for; tests drive one directly.
 ///

@@ -1,4 +1,4 @@
-/// What to do with an item after one delivery attempt (PROTOCOL.md section 4).
+/// What to do with an item after one delivery attempt (docs/PROTOCOL.md section 4).
 enum DeliveryVerdict: Equatable {
     case delivered
     /// Try again no sooner than `after` nanoseconds from now; `serverAsked` when it came from Retry-After.

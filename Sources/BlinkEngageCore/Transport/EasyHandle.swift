@@ -167,7 +167,7 @@ final class EasyHandle {
                 throw .network("out of memory for headers")
             }
         }
-        // The encodings PROTOCOL.md names, as a line of ours: libcurl would format its own offer of every encoding
+        // The encodings docs/PROTOCOL.md names, as a line of ours: libcurl would format its own offer of every encoding
         // it knows twice per request. "Name:" removes libcurl's default; an empty Expect means no 100-continue
         // round trip, which libcurl adds only to larger bodies.
         guard request.header("Accept-Encoding") != nil || append("Accept-Encoding: gzip, deflate"),

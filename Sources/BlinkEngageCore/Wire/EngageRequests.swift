@@ -1,4 +1,4 @@
-/// Requests to the Engage backend and the answers the feed needs (PROTOCOL.md section 2).
+/// Requests to the Engage backend and the answers the feed needs (docs/PROTOCOL.md section 2).
 public struct EngageRequests: Sendable {
     public let baseURL: String
     public let apiKey: String
@@ -12,7 +12,7 @@ public struct EngageRequests: Sendable {
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
-    /// `base + path?api_key=KEY`, then the privacy signals that are set (PROTOCOL.md section 6).
+    /// `base + path?api_key=KEY`, then the privacy signals that are set (docs/PROTOCOL.md section 6).
     private func url(_ path: String, _ privacy: PrivacySignals) -> String {
         let url = PercentEncoding.url(baseURL + path, query: [("api_key", apiKey)])
         let signals = privacy.encodedQuery

@@ -1,4 +1,4 @@
-/// The Engage events wire format (PROTOCOL.md section 2), in one place: each event object as it is queued, and
+/// The Engage events wire format (docs/PROTOCOL.md section 2), in one place: each event object as it is queued, and
 /// the batch request that carries up to 100 of them.
 enum EventJSON {
     /// A feed event (`did_appear`, `did_tap`, `view_all`) with its id and the time it was reported.

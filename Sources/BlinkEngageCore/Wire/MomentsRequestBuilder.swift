@@ -1,4 +1,4 @@
-/// Builds the Moments API request (PROTOCOL.md section 1): `POST {base}/offers.json?api_key=...`.
+/// Builds the Moments API request (docs/PROTOCOL.md section 1): `POST {base}/offers.json?api_key=...`.
 public struct MomentsRequestBuilder: Sendable {
     public let baseURL: String
     public let apiKey: String

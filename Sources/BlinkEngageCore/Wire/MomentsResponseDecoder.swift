@@ -1,4 +1,4 @@
-/// Turns a Moments API answer into a `MomentsResponse` or the error of PROTOCOL.md section 1's table.
+/// Turns a Moments API answer into a `MomentsResponse` or the error of docs/PROTOCOL.md section 1's table.
 public enum MomentsResponseDecoder {
     /// - Parameter warnings: gains a message for each offer skipped for lack of an id or with URL fields refused
     ///   (collected, not passed to a closure: with one, the optimiser copies the decoder once per caller).

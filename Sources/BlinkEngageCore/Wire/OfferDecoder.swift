@@ -1,4 +1,4 @@
-/// Decodes the offer shape shared by the Moments API and the offer feed (PROTOCOL.md section 1), from the
+/// Decodes the offer shape shared by the Moments API and the offer feed (docs/PROTOCOL.md section 1), from the
 /// answer's tape: only what every offer needs now (id, creatives, tags, the URL checks) is read here; the other
 /// fields are read when a host asks for them.
 ///

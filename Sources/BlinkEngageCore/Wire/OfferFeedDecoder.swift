@@ -1,4 +1,4 @@
-/// Decodes `GET /v1/offer-feed` (PROTOCOL.md section 2).
+/// Decodes `GET /v1/offer-feed` (docs/PROTOCOL.md section 2).
 public enum OfferFeedDecoder {
     public enum Outcome: Sendable {
         case feed(OfferFeed)

@@ -1,4 +1,4 @@
-/// Strict parsing of the one-line zone ad answer `FLAG|IMAGE_URL|LINK_URL` (PROTOCOL.md section 5), where the
+/// Strict parsing of the one-line zone ad answer `FLAG|IMAGE_URL|LINK_URL` (docs/PROTOCOL.md section 5), where the
 /// original read the flag with a lenient integer conversion and indexed past short answers.
 public enum ZoneAdParser {
     public static let malformed = 1, network = 2, httpStatus = 3

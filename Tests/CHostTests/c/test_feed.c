@@ -1,5 +1,5 @@
 /* The client-side offer feed through the C API, against the sandbox: registration, shared loads, the error
- * table of PROTOCOL.md section 2 (error 1 and error 2 each where, and only where, it says). */
+ * table of docs/PROTOCOL.md section 2 (error 1 and error 2 each where, and only where, it says). */
 #include "test_support.h"
 
 static be_sdk *start(be_config *config) {

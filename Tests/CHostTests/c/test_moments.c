@@ -1,5 +1,5 @@
 /* Moments API offers through the C API, against the sandbox: success, every reachable error of
- * PROTOCOL.md section 1 with its http_status, parameter validation, and what goes on the wire. */
+ * docs/PROTOCOL.md section 1 with its http_status, parameter validation, and what goes on the wire. */
 #include "test_support.h"
 
 static be_sdk *sdk;
