@@ -80,11 +80,7 @@ extension SDK {
         try hostCall { () throws(EngineFailure) in
             let json = EventJSON.feedEvent(event, id: RandomID.make(), occurredAtMilliseconds: WallClock.milliseconds())
             try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity, privacy: privacySignals)
-            for url in appearanceBeacons(pixel: event.pixelURL, advertiserPixel: event.advertiserPixelURL) {
-                do throws(EngineFailure) { try outbox.enqueueBeacon(url: url) } catch {
-                    logger.warning("skipped an impression beacon: \(error.message)")
-                }
-            }
+            fireBeacons(appearanceBeacons(pixel: event.pixelURL, advertiserPixel: event.advertiserPixelURL))
         }
     }
 }

@@ -34,9 +34,15 @@ extension SDK {
             }
         }
         guard configuration.impressionBeaconsAtViewable else { return }
-        for url in impressionBeacons(of: impression.offer) {
+        fireBeacons(impressionBeacons(of: impression.offer))
+    }
+
+    /// Queues `urls` as beacons, in order; one the outbox refuses (a URL it will not send, a full disk) is logged
+    /// and skipped, and the others still go. Every path that fires beacons comes here.
+    func fireBeacons(_ urls: [String]) {
+        for url in urls {
             do throws(EngineFailure) { try outbox.enqueueBeacon(url: url) } catch {
-                logger.warning("skipped an impression beacon: \(error.message)")
+                logger.warning("skipped a beacon: \(error.message)")
             }
         }
     }

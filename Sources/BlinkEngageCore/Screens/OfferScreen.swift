@@ -101,12 +101,6 @@ public final class OfferScreen: Sendable {
     }
 
     private func fire(_ urls: [String]) throws(EngineFailure) {
-        try sdk.hostCall { () throws(EngineFailure) in
-            for url in urls {
-                do throws(EngineFailure) { try sdk.outbox.enqueueBeacon(url: url) } catch {
-                    sdk.logger.warning("skipped a beacon: \(error.message)")
-                }
-            }
-        }
+        try sdk.hostCall { () throws(EngineFailure) in sdk.fireBeacons(urls) }
     }
 }
