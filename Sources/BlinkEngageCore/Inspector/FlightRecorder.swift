@@ -77,7 +77,7 @@ public final class FlightRecorder: Sendable {
             }
             if ring.file < 0 {
                 // Opened once per generation, continuing what an earlier run of the app left there.
-                ring.file = directory.openFile(name, O_WRONLY | O_APPEND | O_CREAT)
+                ring.file = (try? directory.openOwnFile(name, O_WRONLY | O_APPEND)) ?? -1
                 var status = stat()
                 ring.fileBytes = ring.file >= 0 && fstat(ring.file, &status) == 0 ? Int(status.st_size) : 0
             }

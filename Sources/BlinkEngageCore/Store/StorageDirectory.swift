@@ -206,11 +206,11 @@ final class StorageDirectory: Sendable {
         return descriptor
     }
 
-    /// Opens (creating 0600 when absent) a file the store keeps open for its locks: a planted link, FIFO or
+    /// Opens (creating 0600 when absent) a file the store keeps open, a lock or a log: a planted link, FIFO or
     /// multiply linked file in its place is refused and a file of the store's own made instead.
-    func openOwnFile(_ name: String) throws(EngineFailure) -> Int32 {
+    func openOwnFile(_ name: String, _ flags: Int32 = O_RDWR) throws(EngineFailure) -> Int32 {
         for attempt in 0..<2 {
-            let descriptor = openFile(name, O_RDWR | O_CREAT)
+            let descriptor = openFile(name, flags | O_CREAT)
             if descriptor >= 0 { return descriptor }
             guard attempt == 0, errno == ELOOP || errno == EINVAL || errno == ENXIO || errno == EISDIR else { break }
             refuse(name, because: kind(of: name) == .file ? "it has other links" : "it is not a regular file")
