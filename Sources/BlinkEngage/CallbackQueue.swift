@@ -45,12 +45,20 @@ extension BlinkEngageCallbackQueue {
 struct RunningSDK: Sendable {
     let engine: SDK
     let callbackQueue: BlinkEngageCallbackQueue
-    /// Whether the log already said that a queue does not run the handlers given to it (once per start).
-    let reportedStall = Locked(false)
+    /// Whether the queue has run a handler yet (then it is known to run: no more watching), whether a check is
+    /// pending, and whether the log already said it does not run (once per start).
+    private let queueState = Locked((ran: false, watching: false, reported: false))
+
+    init(engine: SDK, callbackQueue: BlinkEngageCallbackQueue) {
+        self.engine = engine
+        self.callbackQueue = callbackQueue
+    }
 
     static let stallNanoseconds: UInt64 = 5_000_000_000
 
-    /// `completion` made to run where the configuration says.
+    /// `completion` made to run where the configuration says. Until the queue has run one handler, one check at a
+    /// time looks 5 s after a handler was given to it; once it has, nothing is scheduled (an idle SDK wakes no
+    /// thread).
     func delivering<Value: Sendable>(_ completion: @escaping @Sendable (Value) -> Void) -> @Sendable (Value) -> Void {
         let queue: DispatchQueue, name: String
         switch callbackQueue {
@@ -58,14 +66,25 @@ struct RunningSDK: Sendable {
         case .main: (queue, name) = (.main, "the main queue")
         case .queue(let host): (queue, name) = (host, "the callback queue \(host.label)")
         }
-        return { [engine, reportedStall] value in
-            let ran = Locked(false)
+        return { [engine, queueState] value in
             queue.async {
-                ran.withLock { $0 = true }
+                queueState.withLock { $0.ran = true }
                 completion(value)
             }
+            let watch = queueState.withLock { state -> Bool in
+                guard !state.ran, !state.watching, !state.reported else { return false }
+                state.watching = true
+                return true
+            }
+            guard watch else { return }
             engine.afterDelay(nanoseconds: Self.stallNanoseconds) {
-                guard !ran.withLock({ $0 }), reportedStall.withLock({ reported in defer { reported = true }; return !reported }) else { return }
+                let stalled = queueState.withLock { state -> Bool in
+                    state.watching = false
+                    guard !state.ran, !state.reported else { return false }
+                    state.reported = true
+                    return true
+                }
+                guard stalled else { return }
                 engine.log(.error, "a completion handler has waited 5 s for \(name) to run it; on Linux the main queue runs only "
                     + "under dispatchMain() or a run loop: set BlinkEngageConfiguration.callbackQueue to .sdkThread or a queue that runs")
             }
