@@ -100,16 +100,8 @@ public struct BlinkEngageConfiguration: Sendable {
         if let momentsURL { try configuration.setMomentsURL(momentsURL) }
         if let engageURL { try configuration.setEngageURL(engageURL) }
         if let zoneAdURLTemplate { try configuration.setZoneAdURLTemplate(zoneAdURLTemplate) }
-        if let storageDirectory {
-            guard !storageDirectory.isEmpty else { throw .invalidArgument("storageDirectory is empty") }
-            configuration.storageRoot = storageDirectory
-        }
-        if let userAgent {
-            guard !userAgent.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
-                throw .invalidArgument("userAgent must be one line")
-            }
-            configuration.userAgent = userAgent.isEmpty ? nil : userAgent
-        }
+        if let storageDirectory { try configuration.setStorageRoot(storageDirectory) }
+        try configuration.setUserAgent(userAgent)
         try configuration.setTimeout(milliseconds: timeoutMilliseconds)
         configuration.development = isDevelopment
         configuration.callbackMode = callbackMode == .dispatch ? .dispatch : .sdkThread
@@ -117,14 +109,10 @@ public struct BlinkEngageConfiguration: Sendable {
         configuration.viewability = try ViewabilityRule(threshold: viewableFraction, milliseconds: viewableMilliseconds)
         configuration.impressionBeaconsAtViewable = impressionBeaconsWhenViewable
         configuration.warmUpAtStart = warmUpAtStart
-        if let recorderEntries {
-            guard (0...100_000).contains(recorderEntries) else { throw .invalidArgument("the recorder keeps 0 to 100000 entries") }
-            configuration.recorderEntries = recorderEntries
-        }
+        if let recorderEntries { try configuration.setRecorderEntries(recorderEntries) }
         try configuration.setOutboxLimits(maximumItems: outboxMaximumItems, maximumAgeSeconds: outboxMaximumAgeSeconds)
         configuration.feedCacheMaxAgeSeconds = feedCacheMaxAgeSeconds
-        guard prefetchTTLSeconds > 0 else { throw .invalidArgument("the prefetch TTL must be at least 1 s") }
-        configuration.prefetchTTLSeconds = prefetchTTLSeconds
+        try configuration.setPrefetchTTL(seconds: prefetchTTLSeconds)
         guard imageMemoryCacheBytes >= 0, imageDiskCacheBytes >= 0 else { throw .invalidArgument("image cache limits must not be negative") }
         configuration.imageMemoryCacheBytes = imageMemoryCacheBytes
         configuration.imageDiskCacheBytes = imageDiskCacheBytes

@@ -62,20 +62,14 @@ public func be_config_set_zone_ad_url(_ config: OpaquePointer?, _ url_template: 
 @c @implementation
 public func be_config_set_storage_dir(_ config: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
-        let path = try hostString(path, "path")
-        guard !path.isEmpty else { throw .invalidArgument("path is empty") }
-        configuration.storageRoot = path
+        try configuration.setStorageRoot(try hostString(path, "path"))
     }
 }
 
 @c @implementation
 public func be_config_set_user_agent(_ config: OpaquePointer?, _ user_agent: UnsafePointer<CChar>?) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
-        let agent = try hostString(user_agent, "user_agent")
-        guard !agent.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
-            throw .invalidArgument("user_agent must be one line")
-        }
-        configuration.userAgent = agent.isEmpty ? nil : agent
+        try configuration.setUserAgent(try hostString(user_agent, "user_agent"))
     }
 }
 
@@ -101,8 +95,7 @@ public func be_config_set_callback_mode(_ config: OpaquePointer?, _ mode: be_cal
 @c @implementation
 public func be_config_set_recorder(_ config: OpaquePointer?, _ max_entries: UInt32) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
-        guard max_entries <= 100_000 else { throw .invalidArgument("the recorder keeps at most 100000 entries") }
-        configuration.recorderEntries = Int(max_entries)
+        try configuration.setRecorderEntries(Int(max_entries))
     }
 }
 
@@ -171,8 +164,7 @@ public func be_config_set_feed_cache(_ config: OpaquePointer?, _ max_age_s: UInt
 @c @implementation
 public func be_config_set_prefetch_ttl_s(_ config: OpaquePointer?, _ ttl_s: UInt32) -> be_status {
     configure(config) { (configuration: inout SDKConfiguration) throws(EngineFailure) in
-        guard ttl_s > 0 else { throw .invalidArgument("the prefetch TTL must be at least 1 s") }
-        configuration.prefetchTTLSeconds = ttl_s
+        try configuration.setPrefetchTTL(seconds: ttl_s)
     }
 }
 

@@ -68,6 +68,33 @@ public struct SDKConfiguration: Sendable {
         zoneAdURLTemplate = text
     }
 
+    /// The root of the storage directories; not empty.
+    public mutating func setStorageRoot(_ path: String) throws(EngineFailure) {
+        guard !path.isEmpty else { throw .invalidArgument("the storage directory's path is empty") }
+        storageRoot = path
+    }
+
+    /// The `User-Agent` of every request: one line; "" or nil for the library's own.
+    public mutating func setUserAgent(_ agent: String?) throws(EngineFailure) {
+        guard let agent, !agent.isEmpty else { userAgent = nil; return }
+        guard !agent.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+            throw .invalidArgument("the user agent must be one line")
+        }
+        userAgent = agent
+    }
+
+    /// Entries the flight recorder keeps: 0 (off) to 100,000.
+    public mutating func setRecorderEntries(_ entries: Int) throws(EngineFailure) {
+        guard (0...100_000).contains(entries) else { throw .invalidArgument("the recorder keeps 0 to 100000 entries") }
+        recorderEntries = entries
+    }
+
+    /// How long a prefetched answer waits for its fetch: at least 1 s.
+    public mutating func setPrefetchTTL(seconds: UInt32) throws(EngineFailure) {
+        guard seconds > 0 else { throw .invalidArgument("the prefetch TTL must be at least 1 s") }
+        prefetchTTLSeconds = seconds
+    }
+
     /// An `http://`, `https://` or `socks5h://` proxy for every request of the built-in transport; nil: none.
     public mutating func setProxy(_ text: String?) throws(EngineFailure) {
         guard let text else { network.proxy = nil; return }

@@ -17,7 +17,7 @@ public protocol EventAuthorization: AnyObject, Sendable {
 /// the journal is moved) when it is about to sleep; a stored item leaves the database only once delivered (or
 /// dropped by rule). Delivery is at least once: an answer the process dies before recording is sent again.
 ///
-/// One concern a file: this one the state and the public face; `Outbox+Intake` reports coming in,
+/// One concern a file: this one the state and the public face; `Outbox+Reports` reports coming in,
 /// `Outbox+Delivery` the delivery thread, `Outbox+Store` the store I/O, `Outbox+Flush` flushes and the end.
 /// The rules need no I/O and are tested without it: what to send (`OutboxQueue`), when (`DeliveryPacing`), what a
 /// send's outcome means (`RetryPolicy`), and the bookkeeping around them (`OutboxState`).
