@@ -180,34 +180,26 @@ public final class SDK: Sendable {
             logger: logger, recorder: recorder)
         prefetches = PrefetchCache(ttlNanoseconds: UInt64(configuration.prefetchTTLSeconds) * 1_000_000_000)
         // The fetches' transport comes first: the first-party transport's thread may be the one to drive it.
-        callbacks = try CallbackQueue(mode: configuration.callbackMode)
-        let driven = try configuration.makeDrivenFetchTransport(Self.firstPartyTransport,
-                                                                alsoReadableWith: callbacks.readinessDescriptor)
+        // What runs threads is made here; a failure part-way undoes, in one place and in reverse, what was made, so
+        // nothing a failed start made outlives it.
+        var undo: [() -> Void] = []
         do {
-            transport = recorded(try configuration.makeTransport(
+            let callbacks = try CallbackQueue(mode: configuration.callbackMode)
+            self.callbacks = callbacks
+            let driven = try configuration.makeDrivenFetchTransport(Self.firstPartyTransport,
+                                                                    alsoReadableWith: callbacks.readinessDescriptor)
+            undo.append { driven?.shutdown() }
+            let transport = recorded(try configuration.makeTransport(
                 Self.firstPartyTransport, pinned: true, driving: configuration.transportThreadDrivesFetches ? driven : nil))
-        } catch {
-            driven?.shutdown()
-            throw error
-        }
-        do {
-            beaconTransport = recorded(try configuration.makeTransport(Self.beaconTransport, pinned: false))
-        } catch {
-            transport.shutdown()
-            driven?.shutdown()
-            throw error
-        }
-        do {
+            self.transport = transport
+            undo.append { transport.shutdown() }
+            let beaconTransport = recorded(try configuration.makeTransport(Self.beaconTransport, pinned: false))
+            self.beaconTransport = beaconTransport
+            undo.append { beaconTransport.shutdown() }
             try callbacks.startThread(driving: driven)
-        } catch {
-            transport.shutdown()
-            beaconTransport.shutdown()
-            driven?.shutdown()
-            throw error
-        }
-        drivenFetches = driven
-        dispatchedFetches = configuration.fetchIO == .dispatch ? driven : nil
-        do {
+            undo.append { callbacks.close() }  // first undone: its thread drives `driven`
+            drivenFetches = driven
+            dispatchedFetches = configuration.fetchIO == .dispatch ? driven : nil
             outbox = try Outbox(
                 settings: Outbox.Settings(
                     apiKey: configuration.apiKey, engageURL: configuration.engageURL,
@@ -217,10 +209,7 @@ public final class SDK: Sendable {
                 database: database, directory: database == nil ? nil : storage, transport: transport, beaconTransport: beaconTransport,
                 logger: logger, recorder: recorder)
         } catch {
-            callbacks.close()  // joins its thread: nothing the failed start made may outlive it
-            drivenFetches?.shutdown()
-            transport.shutdown()
-            beaconTransport.shutdown()
+            for step in undo.reversed() { step() }
             throw error
         }
         let engage = configuration.engageURL.map {
