@@ -79,14 +79,10 @@ final class FeedLoader: Sendable {
     private func fetch(_ requests: EngageRequests, token: String, mayReregister: Bool, generation: Int) {
         let identity = registrar.currentIdentity
         transport.send(requests.offerFeed(token: token, privacy: privacy())) { [self] outcome in
-            switch outcome {
-            case .failure(.cancelled):
-                finish(generation, .failure(.cancelled))
-            case .failure(let error):
-                fallBack(generation, identity, Self.unavailable("the feed could not be fetched: \(error.message)"))
-            case .success(let response) where response.status == 401 && mayReregister:
-                // The token is no longer valid: register again once and retry once.
-                registrar.tokenWasRefused(forIdentity: registrar.currentIdentity)
+            if mayReregister, EngageRequests.refusesToken(outcome) {
+                // The token is no longer valid: the identity it was sent for registers again, once, and the load is
+                // sent again, once (not the identity current now, which another token may serve).
+                registrar.tokenWasRefused(forIdentity: identity)
                 registrar.withToken { [self] result in
                     if case .token(let fresh) = result {
                         fetch(requests, token: fresh, mayReregister: false, generation: generation)
@@ -94,6 +90,13 @@ final class FeedLoader: Sendable {
                         finish(generation, .failure(Self.unavailable("the feed refused the token and registering again failed", httpStatus: 401)))
                     }
                 }
+                return
+            }
+            switch outcome {
+            case .failure(.cancelled):
+                finish(generation, .failure(.cancelled))
+            case .failure(let error):
+                fallBack(generation, identity, Self.unavailable("the feed could not be fetched: \(error.message)"))
             case .success(let response) where (500..<600).contains(response.status):
                 fallBack(generation, identity, Self.unavailable("the feed answered HTTP \(response.status)", httpStatus: response.status))
             case .success(let response) where !(200..<300).contains(response.status):

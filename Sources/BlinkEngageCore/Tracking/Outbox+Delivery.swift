@@ -156,7 +156,7 @@ extension Outbox {
         case .events(_, let batchIdentity): isEvent = true; identity = batchIdentity
         case .beacon: isEvent = false; identity = nil
         }
-        if isEvent, case .success(let response) = outcome, response.status == 401 {
+        if isEvent, EngageRequests.refusesToken(outcome) {
             // Before the batch becomes ready again, so its retry can carry the new token.
             authorization.withLock { $0 }?.tokenWasRefused(forIdentity: identity)
         }

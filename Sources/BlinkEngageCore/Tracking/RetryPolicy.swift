@@ -58,7 +58,7 @@ public enum RetryPolicy {
         case .success(let response):
             let status = response.status
             if (200..<300).contains(status) || (!isEvent && (300..<400).contains(status)) { return .delivered }
-            if status == 401 && isEvent { return .reauthorize }
+            if isEvent && EngageRequests.refusesToken(outcome) { return .reauthorize }
             if status == 408 || status == 429 || (500..<600).contains(status) || (300..<400).contains(status) {
                 if let seconds = retryAfterSeconds(response.headers["retry-after"], nowEpochSeconds: nowEpochSeconds), seconds > 0 {
                     return .retry(afterNanoseconds: seconds * 1_000_000_000, serverAsked: true)

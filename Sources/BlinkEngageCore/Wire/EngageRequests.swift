@@ -39,7 +39,14 @@ public struct EngageRequests: Sendable {
                     timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    /// `user_id` and `token` from a 2xx registration answer.
+    /// Whether an Engage answer refuses the token it was sent with (docs/PROTOCOL.md section 2): the identity then
+    /// registers again, once, and the call is sent again, once. The one place that rule is read, for the feed and
+    /// for events.
+    static func refusesToken(_ outcome: Result<HTTPResponse, TransportError>) -> Bool {
+        if case .success(let response) = outcome { return response.status == 401 }
+        return false
+    }
+
     /// RFC 6750 `b64token` characters, at most 4 KiB: a token goes into an `Authorization` header, so one with
     /// CR/LF, spaces or control characters is refused as the registration answer it came in.
     static func isBearerToken(_ token: String) -> Bool {
@@ -47,6 +54,7 @@ public struct EngageRequests: Sendable {
             && token.utf8.allSatisfy { ASCII.isAlphanumeric($0) || "-._~+/=".utf8.contains($0) }
     }
 
+    /// `user_id` and `token` from a 2xx registration answer.
     public static func decodeRegistration(_ body: [UInt8]) -> (userID: String, token: String)? {
         guard let object = (try? JSONParser.parse(body))?.objectValue,
               let userID = object.present("user_id")?.scalarText, !userID.isEmpty,

@@ -279,6 +279,31 @@ static void test_a_refused_token_registers_again_once(void) {
     be_config_free(config);
 }
 
+/* The feed refuses the token of the identity the load was sent for, while another identity became current meanwhile:
+ * the refused identity registers again, not the current one, whose token is good. */
+static void test_a_refused_token_is_the_one_the_load_was_sent_with(void) {
+    be_config *config = sandbox_config("demo-key");
+    be_sdk *sdk = start(config);
+    test_result r;
+    char *requests;
+    CHECK_INT(be_sdk_set_user_identity(sdk, "ivan"), BE_OK);
+    sandbox_fault("{\"path\": \"/v1/offer-feed\", \"gate\": true, \"status\": 401, \"times\": 1}");
+    test_result_init(&r);
+    CHECK_INT(be_sdk_load_offer_feed(sdk, on_feed, &r), BE_OK);
+    while (sandbox_count("/v1/offer-feed") < 1) sched_yield();
+    CHECK_INT(be_sdk_set_user_identity(sdk, "judy"), BE_OK); /* registers judy */
+    while (sandbox_count("/v1/users") < 2) sched_yield();
+    free(sandbox_call("POST", "/_sandbox/release", NULL)); /* ivan's token is refused */
+    CHECK(test_result_wait(&r, 1) && !r.has_error);
+    CHECK_INT(be_sdk_flush(sdk, 1000), BE_OK);
+    requests = sandbox_requests();
+    CHECK_INT(count_occurrences(requests, "judy"), 1); /* her one registration: her good token was kept */
+    free(requests);
+    test_result_dispose(&r);
+    be_sdk_shutdown(sdk, 1000);
+    be_config_free(config);
+}
+
 static void test_log_out_forgets_identity_and_feed(void) {
     be_config *config = sandbox_config("demo-key");
     be_sdk *sdk = start(config);
@@ -329,6 +354,7 @@ int main(void) {
     RUN(test_failed_registration_fails_the_waiting_load_with_2_and_is_retried);
     RUN(test_remote_states_and_failures);
     RUN(test_a_refused_token_registers_again_once);
+    RUN(test_a_refused_token_is_the_one_the_load_was_sent_with);
     RUN(test_log_out_forgets_identity_and_feed);
     RUN(test_shutdown_cancels_a_load_waiting_for_registration);
     return test_finish();
