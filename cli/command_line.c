@@ -73,7 +73,7 @@ static const char *usage_text(const char *command) {
         return "usage: blinkengage wall --key KEY --user USER [--open G | --open G.O] [--json]\n"
                "Loads the feed and shows the offer wall: every group with its offers, or with --open group G's\n"
                "offers or offer O of group G's details. What it prints counts as shown: the SDK records did_appear\n"
-               "for each offer printed (and view_all or did_tap for what --open opens), and delivers them.\n";
+               "for each offer it lists, view_all or did_tap for what --open opens, and delivers them.\n";
     if (strcmp(command, "zone-ad") == 0)
         return "usage: blinkengage zone-ad --url TEMPLATE ZONE [--json]\n"
                "Fetches the ad of ZONE; TEMPLATE contains {zone} (with --sandbox it may be left out).\n";

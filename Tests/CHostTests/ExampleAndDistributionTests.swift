@@ -131,7 +131,8 @@ final class ExampleAndDistributionTests: XCTestCase {
     }
 
     /// The release library carries the Swift standard library and nothing else of the toolchain: stripped, at
-    /// most 7.2 MB (7,200,000 bytes), with no FoundationEssentials, Dispatch or string-processing code inside, and
+    /// most 7.3 MB (7,300,000 bytes; 7.21 MB with the storage formats, salvage and the offer wall, 7.11 MB before
+    /// them), with no FoundationEssentials, Dispatch or string-processing code inside, and
     /// nothing of the Swift surface (the module BlinkEngage, mangled `11BlinkEngage`): C hosts pay for none of it.
     func testReleaseLibraryIsLean() throws {
         let library = try distDirectory().appendingPathComponent("lib/libblinkengage.so.1")
@@ -139,7 +140,7 @@ final class ExampleAndDistributionTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: stripped) }
         XCTAssertEqual(try Command.run("strip", ["-o", stripped.path, library.path]).status, 0)
         let size = try FileManager.default.attributesOfItem(atPath: stripped.path)[.size] as? Int ?? Int.max
-        XCTAssertLessThanOrEqual(size, 7_200_000, "stripped release library is \(size) bytes")
+        XCTAssertLessThanOrEqual(size, 7_300_000, "stripped release library is \(size) bytes")
         let symbols = try Command.run("nm", [library.path]).output
         for module in ["20FoundationEssentials", "8Dispatch", "17_StringProcessing", "11BlinkEngage"] {
             XCTAssertFalse(symbols.contains(module), "the release library links \(module)")
