@@ -137,11 +137,12 @@ extension Outbox {
             beaconTransport.send(request) { [self] outcome in finish(work, outcome) }
         case .events(let items, let identity):
             let token = authorization.withLock { $0 }?.bearerToken(forIdentity: identity)
-            let request = EventBatch.request(
-                events: items.compactMap { if case .event(let json, _, _) = $0.payload { json } else { nil } },
+            let engage = EngageRequests(baseURL: settings.engageURL ?? "", apiKey: settings.apiKey, userAgent: settings.userAgent,
+                                        timeoutMilliseconds: settings.timeoutMilliseconds)
+            let request = engage.events(
+                items.compactMap { if case .event(let json, _, _) = $0.payload { json } else { nil } },
                 privacyQuery: items.first.flatMap { if case .event(_, _, let privacy) = $0.payload { privacy } else { nil } } ?? "",
-                engageURL: settings.engageURL ?? "", apiKey: settings.apiKey, userAgent: settings.userAgent, token: token,
-                timeoutMilliseconds: settings.timeoutMilliseconds)
+                token: token)
             transport.send(request) { [self] outcome in finish(work, outcome) }
         }
     }

@@ -33,6 +33,19 @@ public struct EngageRequests: Sendable {
                            body: Array(body.jsonText.utf8), timeoutMilliseconds: timeoutMilliseconds)
     }
 
+    /// `POST /v1/events` with `{"events": [...]}`: the queued event objects as they were made (`EventJSON`), under
+    /// the token of the identity they were reported under, with the privacy signals in force then.
+    public func events(_ objects: [String], privacyQuery: String, token: String?) -> HTTPRequest {
+        var body = #"{"events":["#
+        body += objects.joined(separator: ",")
+        body += "]}"
+        var headers = [("Content-Type", "application/json")] + jsonHeaders
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        var url = PercentEncoding.url(baseURL + "/v1/events", query: [("api_key", apiKey)])
+        if !privacyQuery.isEmpty { url += "&" + privacyQuery }
+        return HTTPRequest(method: .post, url: url, headers: headers, body: Array(body.utf8), timeoutMilliseconds: timeoutMilliseconds)
+    }
+
     /// `GET /v1/offer-feed` under the user's token.
     public func offerFeed(token: String, privacy: PrivacySignals = PrivacySignals()) -> HTTPRequest {
         HTTPRequest(method: .get, url: url("/v1/offer-feed", privacy), headers: jsonHeaders + [("Authorization", "Bearer \(token)")],

@@ -1,5 +1,5 @@
-/// The Engage events wire format (docs/PROTOCOL.md section 2), in one place: each event object as it is queued, and
-/// the batch request that carries up to 100 of them.
+/// The Engage event objects (docs/PROTOCOL.md section 2), each as it is queued; `EngageRequests.events` carries up to
+/// 100 of them in one request.
 enum EventJSON {
     /// A feed event (`did_appear`, `did_tap`, `view_all`) with its id and the time it was reported.
     static func feedEvent(_ event: FeedEvent, id: String, occurredAtMilliseconds: Int64) -> String {
@@ -39,22 +39,5 @@ enum EventJSON {
         ]
         if let linkURL { members.append(("link_url", .string(linkURL))) }
         return JSONValue.object(JSONObject(members)).jsonText
-    }
-}
-
-/// `POST {engage}/v1/events?api_key=KEY` with `{"events": [...]}`.
-enum EventBatch {
-    static func request(events: [String], privacyQuery: String = "", engageURL: String, apiKey: String, userAgent: String,
-                        token: String?, timeoutMilliseconds: UInt32) -> HTTPRequest {
-        var body = #"{"events":["#
-        body += events.joined(separator: ",")
-        body += "]}"
-        var headers: [(name: String, value: String)] = [
-            ("Content-Type", "application/json"), ("Accept", "application/json"), ("User-Agent", userAgent),
-        ]
-        if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        var url = PercentEncoding.url(engageURL + "/v1/events", query: [("api_key", apiKey)])
-        if !privacyQuery.isEmpty { url += "&" + privacyQuery }
-        return HTTPRequest(method: .post, url: url, headers: headers, body: Array(body.utf8), timeoutMilliseconds: timeoutMilliseconds)
     }
 }
