@@ -83,19 +83,21 @@ public struct BlinkEngageOfferFeedEvent: Sendable, Equatable {
         }
     }
 
+    private var event: FeedEvent? { try? recordable.get() }
+
     /// Whether reporting it can record it (see the type's description).
-    public var isRecordable: Bool { (try? recordable.get()) != nil }
+    public var isRecordable: Bool { event != nil }
     /// The feed, group and, for an offer, its index, as the SDK records them; "" for an event that cannot be
     /// recorded.
-    public var feedID: String { (try? recordable.get())?.placement.feedID ?? "" }
+    public var feedID: String { event?.placement.feedID ?? "" }
     /// The group the event is about, or the offer's group.
-    public var groupID: String { (try? recordable.get())?.placement.groupID ?? "" }
+    public var groupID: String { event?.placement.groupID ?? "" }
     /// The group's index in its feed; -1 for an event that cannot be recorded.
-    public var groupPosition: Int { (try? recordable.get())?.placement.groupPosition ?? -1 }
+    public var groupPosition: Int { event?.placement.groupPosition ?? -1 }
     /// The offer's index in its group; nil for a group event.
-    public var offerPosition: Int? { (try? recordable.get())?.placement.offerPosition }
+    public var offerPosition: Int? { event?.placement.offerPosition }
     /// The offer's id; nil for a group event.
-    public var offerID: String? { (try? recordable.get())?.offerID }
+    public var offerID: String? { event?.offerID }
 }
 
 extension BlinkEngageSDK {

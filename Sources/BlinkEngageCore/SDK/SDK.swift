@@ -151,7 +151,7 @@ public final class SDK: Sendable {
         } else {
             database = nil
         }
-        if migration.from > 0, migration.from < StoreFormat.current, migration.carried + migration.lost > 0 || migration.from == 1 {
+        if migration.from > 0, migration.from < StoreFormat.current {
             logger.info("storage of format \(migration.from) brought to format \(StoreFormat.current): \(migration.carried) queued report(s) carried over, \(migration.lost) unreadable")
         }
         if migration.salvaged + migration.salvageLost > 0 {
