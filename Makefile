@@ -42,6 +42,7 @@ demo-wall: build
 	@scripts/demo-window.sh "$(DEBUG_DIR)" wall
 
 test: build cli docs wheel
+	scripts/abi-check.sh 0.2.0
 	scripts/python-test.sh build/wheel/*.whl
 	$(SWIFT) build --build-tests
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
