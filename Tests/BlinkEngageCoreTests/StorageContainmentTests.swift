@@ -66,7 +66,7 @@ final class StorageContainmentTests {
         let target = outside + "/" + kind
         switch kind {
         case "dangling": break
-        case "empty": FileManager.default.createFile(atPath: target, contents: Data())
+        case "empty": #expect(FileManager.default.createFile(atPath: target, contents: Data()))
         case "passwd-copy": try FileManager.default.copyItem(atPath: "/etc/passwd", toPath: target)
         default:
             let other = try StorageDirectory.at(outside)
@@ -120,7 +120,7 @@ final class StorageContainmentTests {
     @Test func aLinkedImagesFolderIsRefusedAndErasureEmptiesOnlyOurs() throws {
         let elsewhere = outside + "/pictures"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: elsewhere + "/keep.img", contents: Data("theirs".utf8))
+        #expect(FileManager.default.createFile(atPath: elsewhere + "/keep.img", contents: Data("theirs".utf8)))
         try link(ImageDiskCache.folderName, to: elsewhere)
         let sdk = try start()
         defer { sdk.shutdown(timeoutMilliseconds: 1000) }

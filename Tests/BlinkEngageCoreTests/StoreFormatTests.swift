@@ -172,7 +172,7 @@ final class StoreFormatTests {
                 try session.run("PRAGMA journal_mode = DELETE")
             }
         }
-        FileManager.default.createFile(atPath: directory + "/outbox-future.journal", contents: Data("a newer journal".utf8))
+        #expect(FileManager.default.createFile(atPath: directory + "/outbox-future.journal", contents: Data("a newer journal".utf8)))
         func files() throws -> [String: Data] {
             var found: [String: Data] = [:]
             for name in try FileManager.default.contentsOfDirectory(atPath: directory) {

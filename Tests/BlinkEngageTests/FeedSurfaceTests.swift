@@ -117,30 +117,33 @@ final class FeedSurfaceTests {
 
     /// Every failure of a load is code 1 or 2 of the documented domain: before start (1), after shutdown (1), and
     /// a load the shutdown cut short (2); the handler runs once, never inside the call. A report after shutdown
-    /// returns false and throws nothing.
+    /// returns false and throws nothing. (Handlers answered on a queue are awaited, never waited for with a blocked
+    /// thread: the queue's threads are the test's own pool.)
     @Test func everyFailureOfALoadIsCodeOneOrTwo() async throws {
         let idle = BlinkEngageSDK()
         await #expect { _ = try await idle.loadOfferFeed() } throws: { ($0 as NSError).domain == "BlinkEngageOfferFeed" && ($0 as NSError).code == 1 }
-        let caller = pthread_self(), before = Awaited<Result<BlinkEngageOfferFeed, BlinkEngageOfferFeedError>>()
-        let handlerThread = Mutex<pthread_t?>(nil)
-        idle.loadOfferFeed { result in
-            handlerThread.withLock { $0 = pthread_self() }
-            before.set(result)
+        // The thread inside the call, while it is inside: a handler run there, then, ran inside the call.
+        let callingThread = Mutex<pthread_t?>(nil)
+        let (before, insideTheCall) = await withCheckedContinuation { continuation in
+            callingThread.withLock { $0 = pthread_self() }
+            idle.loadOfferFeed { result in
+                continuation.resume(returning: (result, callingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }))
+            }
+            callingThread.withLock { $0 = nil }
         }
-        #expect(before.wait().failureCode == .noUser)
-        #expect(handlerThread.withLock { $0 }.map { pthread_equal($0, caller) == 0 } == true)  // never inside the call
+        #expect(before.failureCode == .noUser)
+        #expect(!insideTheCall)
 
         try sdk.setUserIdentity("user-cut-short")
         let feed = try await sdk.loadOfferFeed()
         try fixture.sandbox.addFault(#"{"path": "/v1/offer-feed", "hang": true}"#)
-        let cut = Awaited<Result<BlinkEngageOfferFeed, BlinkEngageOfferFeedError>>()
-        sdk.loadOfferFeed { cut.set($0) }
+        let sdk = self.sdk
+        let cut = Task { await withCheckedContinuation { continuation in sdk.loadOfferFeed { continuation.resume(returning: $0) } } }
         try fixture.waitForRequests(to: "/v1/offer-feed", count: 2)
         sdk.shutdown(timeoutMilliseconds: 100)
-        #expect(cut.wait().failureCode == .unavailable)
-        let after = Awaited<Result<BlinkEngageOfferFeed, BlinkEngageOfferFeedError>>()
-        sdk.loadOfferFeed { after.set($0) }
-        #expect(after.wait().failureCode == .noUser)
+        #expect(await cut.value.failureCode == .unavailable)
+        let after = await withCheckedContinuation { continuation in sdk.loadOfferFeed { continuation.resume(returning: $0) } }
+        #expect(after.failureCode == .noUser)
         let group = try #require(feed.groups.first)
         #expect(!sdk.reportOfferFeedEvent(BlinkEngageOfferFeedEvent(group: group, type: .viewAll)))
         #expect(sdk.offerGroupViewController(for: group) == nil)
@@ -155,26 +158,26 @@ final class FeedSurfaceTests {
         let onQueue = try fixture.start { $0.callbackQueue = .queue(queue) }
         defer { onQueue.shutdown(timeoutMilliseconds: 1000) }
         try onQueue.setUserIdentity("user-queue")
-        let ran = Awaited<String?>()
-        onQueue.loadOfferFeed { _ in ran.set(DispatchQueue.getSpecific(key: key)) }
-        #expect(ran.wait() == "host")
+        let ran = await withCheckedContinuation { continuation in
+            onQueue.loadOfferFeed { _ in continuation.resume(returning: DispatchQueue.getSpecific(key: key)) }
+        }
+        #expect(ran == "host")
 
         // A queue that never runs (suspended here; on Linux, the main queue of a host without a run loop).
         let stuck = DispatchQueue(label: "never-runs")
         stuck.suspend()
-        let logged = Awaited<String>()
+        let logged = Awaited<String>()  // the log handler runs on the SDK's thread
         let onStuck = try fixture.start {
             $0.callbackQueue = .queue(stuck)
             $0.storageDirectory = self.fixture.root + "/stuck"
             $0.logHandler = { level, message in if level == .error, message.contains("never-runs") { logged.set(message) } }
         }
         try onStuck.setUserIdentity("user-stuck")
-        let never = Awaited<Bool>()
-        onStuck.loadOfferFeed { _ in never.set(true) }
+        let never = Task { await withCheckedContinuation { continuation in onStuck.loadOfferFeed { _ in continuation.resume(returning: true) } } }
         #expect(logged.wait().contains("has waited 5 s"))
         onStuck.shutdown(timeoutMilliseconds: 1000)
         stuck.resume()
-        #expect(never.wait())  // not lost: it runs once the queue does
+        #expect(await never.value)  // not lost: it runs once the queue does
     }
 
     /// The offer wall through the Swift surface: the SDK walks it and records its own events.

@@ -13,19 +13,19 @@ final class SDKSurfaceTests {
     init() throws { fixture = try SurfaceFixture() }
 
     @Test func theSharedInstanceStartsOnceAndAgainAfterShutdown() async throws {
-        sharedInstanceTurn.wait()
-        defer { sharedInstanceTurn.signal() }
-        let shared = BlinkEngageSDK.shared
-        #expect(!shared.isStarted)
-        await #expect(throws: BlinkEngageError.notStarted) { _ = try await shared.fetchOffers() }
-        try shared.start(fixture.configuration())
-        #expect(throws: BlinkEngageError.alreadyStarted) { try shared.start(self.fixture.configuration()) }
-        #expect(try await shared.fetchOffers().count == 3)
-        #expect(shared.shutdown(timeoutMilliseconds: 1000))
-        #expect(!shared.isStarted)
-        try shared.start(fixture.configuration())
-        #expect(try await shared.fetchOffers().count == 3)
-        shared.shutdown(timeoutMilliseconds: 1000)
+        try await SharedInstanceTurn.holding {
+            let shared = BlinkEngageSDK.shared
+            #expect(!shared.isStarted)
+            await #expect(throws: BlinkEngageError.notStarted) { _ = try await shared.fetchOffers() }
+            try shared.start(fixture.configuration())
+            #expect(throws: BlinkEngageError.alreadyStarted) { try shared.start(self.fixture.configuration()) }
+            #expect(try await shared.fetchOffers().count == 3)
+            #expect(shared.shutdown(timeoutMilliseconds: 1000))
+            #expect(!shared.isStarted)
+            try shared.start(fixture.configuration())
+            #expect(try await shared.fetchOffers().count == 3)
+            shared.shutdown(timeoutMilliseconds: 1000)
+        }
     }
 
     @Test func dispatchModeRunsHandlersOnlyInDispatch() throws {
