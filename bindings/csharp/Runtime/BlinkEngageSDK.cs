@@ -163,6 +163,9 @@ namespace BlinkEngage
             using (new Lease(group.Owner)) return OfferScreen.Wrap(Native.be_sdk_offer_group_screen(handle, group.Pointer));
         }
 
+        /// <summary>The offer wall over the newest feed load; null before a feed was loaded. The SDK records its events.</summary>
+        public OfferWall OfferWall() { return BlinkEngage.OfferWall.Wrap(Native.be_sdk_offer_wall(handle)); }
+
         /// <summary>The single-offer unit over a Moments answer (next/previous, accept, decline, close).</summary>
         public OfferScreen MomentsScreen(MomentsResponse response)
         {

@@ -103,6 +103,70 @@ namespace BlinkEngage
         public string Style(string path) { return Utf8.Decode(Native.be_offer_screen_style(handle, Utf8.Encode(path, "path"))); }
     }
 
+    /// <summary>What the offer wall shows now (be_offer_wall_level).</summary>
+    public enum OfferWallLevel { Wall = 0, Group = 1, Offer = 2, Closed = 3 }
+
+    /// <summary>The offer wall (be_offer_wall): the newest feed as a headless SDK screen. The SDK owns its navigation
+    /// (the wall, a group's offers, an offer's details) and records its feed events with their positions: did_appear
+    /// as the host reports offers visible, view_all for a group opened, did_tap for an offer opened.</summary>
+    public sealed class OfferWall : IDisposable
+    {
+        readonly OfferWallHandle handle;
+
+        OfferWall(OfferWallHandle handle) { this.handle = handle; }
+
+        internal static OfferWall Wrap(OfferWallHandle handle) { return handle.IsInvalid ? null : new OfferWall(handle); }
+
+        public void Dispose() { handle.Dispose(); }
+
+        public OfferWallLevel Level { get { return Native.be_offer_wall_get_level(handle); } }
+
+        /// <summary>The offer shown at the offer level; null at the others.</summary>
+        public Offer CurrentOffer
+        {
+            get
+            {
+                var offer = Native.be_offer_wall_current_offer(handle);
+                return offer == IntPtr.Zero ? null : new Offer(handle, offer);
+            }
+        }
+
+        /// <summary>The group shown at the group level, or the shown offer's group; its id, null at the wall.</summary>
+        public string CurrentGroupId
+        {
+            get
+            {
+                var group = Native.be_offer_wall_current_group(handle);
+                return group == IntPtr.Zero ? null : Utf8.Decode(Native.be_offer_group_id(group));
+            }
+        }
+
+        /// <summary>Whether the wall shows a feed (it always does until disposed).</summary>
+        public bool HasFeed { get { return Native.be_offer_wall_feed(handle) != IntPtr.Zero; } }
+
+        /// <summary>The offer at <paramref name="offer"/> of group <paramref name="group"/> is <paramref name="fraction"/>
+        /// (0 to 1) of its pixels on screen now.</summary>
+        public void ReportVisibility(int group, int offer, double fraction)
+        {
+            Errors.Check(Native.be_offer_wall_report_visibility(handle, Index(group), Index(offer), fraction));
+        }
+
+        public void OpenGroup(int group) { Errors.Check(Native.be_offer_wall_open_group(handle, Index(group))); }
+        public void OpenOffer(int group, int offer) { Errors.Check(Native.be_offer_wall_open_offer(handle, Index(group), Index(offer))); }
+        /// <summary>The positive call to action in an offer's details: returns the URL to open (null when none) and goes back.</summary>
+        public string Accept() { return Utf8.Decode(Native.be_offer_wall_accept(handle)); }
+        public void Decline() { Errors.Check(Native.be_offer_wall_decline(handle)); }
+        public void Back() { Errors.Check(Native.be_offer_wall_back(handle)); }
+        /// <summary>Closes the wall from any level (unanswered details fire their close beacon).</summary>
+        public void Close() { Errors.Check(Native.be_offer_wall_close(handle)); }
+
+        static UIntPtr Index(int value)
+        {
+            if (value < 0) throw new ArgumentOutOfRangeException("index", "a position is not negative");
+            return (UIntPtr)value;
+        }
+    }
+
     /// <summary>A feed event to report (be_offer_feed_event): it copies the ids and positions it needs when made.</summary>
     public sealed class OfferFeedEvent : IDisposable
     {

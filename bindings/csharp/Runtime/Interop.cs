@@ -179,6 +179,11 @@ namespace BlinkEngage
         protected override bool ReleaseHandle() { Native.be_offer_screen_free(handle); return true; }
     }
 
+    internal sealed class OfferWallHandle : NativeHandle
+    {
+        protected override bool ReleaseHandle() { Native.be_offer_wall_free(handle); return true; }
+    }
+
     internal sealed class OfferFeedEventHandle : NativeHandle
     {
         protected override bool ReleaseHandle() { Native.be_offer_feed_event_free(handle); return true; }

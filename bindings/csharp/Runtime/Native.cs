@@ -128,6 +128,10 @@ namespace BlinkEngage
         internal const int BE_OFFER_FEED_EVENT_DID_APPEAR = 0;
         internal const int BE_OFFER_FEED_EVENT_DID_TAP = 1;
         internal const int BE_OFFER_FEED_EVENT_VIEW_ALL = 2;
+        internal const int BE_OFFER_WALL_LEVEL_CLOSED = 3;
+        internal const int BE_OFFER_WALL_LEVEL_GROUP = 1;
+        internal const int BE_OFFER_WALL_LEVEL_OFFER = 2;
+        internal const int BE_OFFER_WALL_LEVEL_WALL = 0;
         internal const int BE_OK = 0;
         internal const int BE_VERSION_MAJOR = 0;
         internal const int BE_VERSION_MINOR = 2;
@@ -301,6 +305,32 @@ namespace BlinkEngage
         internal static extern int be_offer_screen_is_finished(OfferScreenHandle screen);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr be_offer_screen_style(OfferScreenHandle screen, byte[] path);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern OfferWallHandle be_sdk_offer_wall(SdkHandle sdk);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern void be_offer_wall_free(IntPtr wall);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern OfferWallLevel be_offer_wall_get_level(OfferWallHandle wall);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr be_offer_wall_feed(OfferWallHandle wall);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr be_offer_wall_current_group(OfferWallHandle wall);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr be_offer_wall_current_offer(OfferWallHandle wall);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_offer_wall_report_visibility(OfferWallHandle wall, UIntPtr groupIndex, UIntPtr offerIndex, double visibleFraction);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_offer_wall_open_group(OfferWallHandle wall, UIntPtr groupIndex);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_offer_wall_open_offer(OfferWallHandle wall, UIntPtr groupIndex, UIntPtr offerIndex);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr be_offer_wall_accept(OfferWallHandle wall);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_offer_wall_decline(OfferWallHandle wall);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_offer_wall_back(OfferWallHandle wall);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status be_offer_wall_close(OfferWallHandle wall);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern OfferFeedEventHandle be_offer_feed_event_new_with_offer(IntPtr offer, OfferFeedEventType type);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

@@ -172,6 +172,19 @@ static class BindingTests
                     Assert.True(screen.Accept().StartsWith("https://track.example.com/sdk/offer_click?o_id=4001"), "accept's URL");
                     Assert.Equal("4003", screen.CurrentOffer.Id, "accept moves on");
                 }
+                using (var wall = sdk.OfferWall())  // the SDK records the wall's events itself
+                {
+                    Assert.True(wall != null && wall.HasFeed && wall.Level == OfferWallLevel.Wall, "a wall at its wall level");
+                    wall.OpenGroup(0);
+                    Assert.Equal("g_entertainment", wall.CurrentGroupId, "the group opened");
+                    wall.OpenOffer(0, 1);
+                    Assert.Equal("4003", wall.CurrentOffer.Id, "the offer opened");
+                    wall.Decline();
+                    Assert.True(wall.Level == OfferWallLevel.Group, "decline goes back");
+                    Assert.Throws<BlinkEngageException>(() => wall.OpenGroup(1), "a group opens from the wall only");
+                    wall.Close();
+                    Assert.True(wall.Level == OfferWallLevel.Closed, "closed");
+                }
                 using (var viewAll = new OfferFeedEvent(group, OfferFeedEventType.ViewAll))
                     sdk.ReportOfferFeedEvent(viewAll);
                 using (var appear = new OfferFeedEvent(feed.Groups[1].Offers[0], OfferFeedEventType.DidAppear))
@@ -179,9 +192,9 @@ static class BindingTests
                 Assert.Throws<BlinkEngageException>(() => new OfferFeedEvent(group, OfferFeedEventType.DidTap), "a tap on a group");
                 sdk.Flush(30000);
                 var events = sandbox.Get("/_sandbox/events");
-                Assert.True(events.Contains("\"distinct\": 2"), "two events at the sandbox: " + events);
+                Assert.True(events.Contains("\"distinct\": 4"), "the wall's view_all and did_tap, and two events: " + events);
                 Assert.True(events.Contains("\"group_position\": 0") && events.Contains("\"group_position\": 1"), "positions");
-                Assert.Equal(2UL, sdk.GetStats().EventsDelivered, "events delivered");
+                Assert.Equal(4UL, sdk.GetStats().EventsDelivered, "events delivered");
 
                 using (var newer = Ok<OfferFeed>(sdk, sdk.LoadOfferFeed, "a newer feed"))
                 {

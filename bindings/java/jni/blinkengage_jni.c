@@ -489,6 +489,10 @@ JNI(jlong, sdkOfferGroupScreen, jlong handle, jlong group) {
     UNUSED;
     return JL(be_sdk_offer_group_screen(SDK(handle), PTR(be_offer_group, group)));
 }
+JNI(jlong, sdkOfferWall, jlong handle) {
+    UNUSED;
+    return JL(be_sdk_offer_wall(SDK(handle)));
+}
 JNI(jlong, sdkMomentsScreen, jlong handle, jlong response) {
     UNUSED;
     return JL(be_sdk_moments_screen(SDK(handle), PTR(be_moments_response, response)));
@@ -637,6 +641,32 @@ JNI(jlong, groupOfferAt, jlong handle, jlong index) {
     UNUSED;
     return index < 0 ? 0 : JL(be_offer_group_offer_at(PTR(be_offer_group, handle), (size_t)index));
 }
+
+/* The offer wall: a handle of the caller's, like a screen's. */
+#define WALL(h) PTR(be_offer_wall, h)
+JNI(void, wallFree, jlong handle) { UNUSED; be_offer_wall_free(WALL(handle)); }
+JNI(jint, wallLevel, jlong handle) { UNUSED; return (jint)be_offer_wall_get_level(WALL(handle)); }
+JNI(jlong, wallFeed, jlong handle) { UNUSED; return JL(be_offer_wall_feed(WALL(handle))); }
+JNI(jlong, wallCurrentGroup, jlong handle) { UNUSED; return JL(be_offer_wall_current_group(WALL(handle))); }
+JNI(jlong, wallCurrentOffer, jlong handle) { UNUSED; return JL(be_offer_wall_current_offer(WALL(handle))); }
+JNI(jint, wallReportVisibility, jlong handle, jlong group, jlong offer, jdouble fraction) {
+    UNUSED;
+    if (group < 0 || offer < 0) return BE_ERR_INVALID_ARGUMENT;
+    return be_offer_wall_report_visibility(WALL(handle), (size_t)group, (size_t)offer, fraction);
+}
+JNI(jint, wallOpenGroup, jlong handle, jlong group) {
+    UNUSED;
+    return group < 0 ? BE_ERR_INVALID_ARGUMENT : be_offer_wall_open_group(WALL(handle), (size_t)group);
+}
+JNI(jint, wallOpenOffer, jlong handle, jlong group, jlong offer) {
+    UNUSED;
+    if (group < 0 || offer < 0) return BE_ERR_INVALID_ARGUMENT;
+    return be_offer_wall_open_offer(WALL(handle), (size_t)group, (size_t)offer);
+}
+JNI(jbyteArray, wallAccept, jlong handle) { (void)cls; return bytes_of(env, be_offer_wall_accept(WALL(handle))); }
+JNI(jint, wallDecline, jlong handle) { UNUSED; return be_offer_wall_decline(WALL(handle)); }
+JNI(jint, wallBack, jlong handle) { UNUSED; return be_offer_wall_back(WALL(handle)); }
+JNI(jint, wallClose, jlong handle) { UNUSED; return be_offer_wall_close(WALL(handle)); }
 
 #define SCREEN(h) PTR(be_offer_screen, h)
 JNI(void, screenFree, jlong handle) { UNUSED; be_offer_screen_free(SCREEN(handle)); }

@@ -107,6 +107,11 @@ pub struct be_offer_screen {
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct be_offer_wall {
+    _unused: [u8; 0],
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct be_offer_feed_event {
     _unused: [u8; 0],
 }
@@ -545,6 +550,59 @@ extern "C" {
         screen: *const be_offer_screen,
         path: *const ::std::os::raw::c_char,
     ) -> *const ::std::os::raw::c_char;
+}
+pub const be_offer_wall_level_BE_OFFER_WALL_LEVEL_WALL: be_offer_wall_level = 0;
+pub const be_offer_wall_level_BE_OFFER_WALL_LEVEL_GROUP: be_offer_wall_level = 1;
+pub const be_offer_wall_level_BE_OFFER_WALL_LEVEL_OFFER: be_offer_wall_level = 2;
+pub const be_offer_wall_level_BE_OFFER_WALL_LEVEL_CLOSED: be_offer_wall_level = 3;
+pub type be_offer_wall_level = ::std::os::raw::c_uint;
+extern "C" {
+    pub fn be_sdk_offer_wall(sdk: *mut be_sdk) -> *mut be_offer_wall;
+}
+extern "C" {
+    pub fn be_offer_wall_free(wall: *mut be_offer_wall);
+}
+extern "C" {
+    pub fn be_offer_wall_get_level(wall: *const be_offer_wall) -> be_offer_wall_level;
+}
+extern "C" {
+    pub fn be_offer_wall_feed(wall: *const be_offer_wall) -> *const be_offer_feed;
+}
+extern "C" {
+    pub fn be_offer_wall_current_group(wall: *const be_offer_wall) -> *const be_offer_group;
+}
+extern "C" {
+    pub fn be_offer_wall_current_offer(wall: *const be_offer_wall) -> *const be_offer;
+}
+extern "C" {
+    pub fn be_offer_wall_report_visibility(
+        wall: *mut be_offer_wall,
+        group_index: usize,
+        offer_index: usize,
+        visible_fraction: f64,
+    ) -> be_status;
+}
+extern "C" {
+    pub fn be_offer_wall_open_group(wall: *mut be_offer_wall, group_index: usize) -> be_status;
+}
+extern "C" {
+    pub fn be_offer_wall_open_offer(
+        wall: *mut be_offer_wall,
+        group_index: usize,
+        offer_index: usize,
+    ) -> be_status;
+}
+extern "C" {
+    pub fn be_offer_wall_accept(wall: *mut be_offer_wall) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn be_offer_wall_decline(wall: *mut be_offer_wall) -> be_status;
+}
+extern "C" {
+    pub fn be_offer_wall_back(wall: *mut be_offer_wall) -> be_status;
+}
+extern "C" {
+    pub fn be_offer_wall_close(wall: *mut be_offer_wall) -> be_status;
 }
 extern "C" {
     pub fn be_offer_feed_event_new_with_offer(

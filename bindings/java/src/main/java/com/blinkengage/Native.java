@@ -100,6 +100,19 @@ final class Native {
     static native long groupOfferCount(long group);
     static native long groupOfferAt(long group, long index);
 
+    static native long sdkOfferWall(long sdk);
+    static native void wallFree(long wall);
+    static native int wallLevel(long wall);
+    static native long wallFeed(long wall);
+    static native long wallCurrentGroup(long wall);
+    static native long wallCurrentOffer(long wall);
+    static native int wallReportVisibility(long wall, long group, long offer, double fraction);
+    static native int wallOpenGroup(long wall, long group);
+    static native int wallOpenOffer(long wall, long group, long offer);
+    static native byte[] wallAccept(long wall);
+    static native int wallDecline(long wall);
+    static native int wallBack(long wall);
+    static native int wallClose(long wall);
     static native void screenFree(long screen);
     static native long screenCurrentOffer(long screen);
     static native long screenIndex(long screen);

@@ -289,6 +289,20 @@ public final class Sdk extends NativeResource {
         return screen(group.owner, group.pointer, Native::sdkOfferGroupScreen);
     }
 
+    /**
+     * The offer wall over the newest feed load (header: "The offer wall"); null before a feed was loaded. The SDK
+     * records the wall's feed events itself; close it when the host's UI goes.
+     */
+    public OfferWall offerWall() {
+        long handle = acquire();
+        try {
+            long wall = Native.sdkOfferWall(handle);
+            return wall == 0 ? null : new OfferWall(wall);
+        } finally {
+            release();
+        }
+    }
+
     /** The single-offer unit over a Moments answer. */
     public OfferScreen momentsScreen(MomentsResponse response) {
         if (response == null) throw new NullPointerException("response is null");

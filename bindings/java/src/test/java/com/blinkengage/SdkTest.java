@@ -174,6 +174,21 @@ public class SdkTest {
                 assertTrue(events, events.contains("\"distinct\": 2"));
                 assertTrue(events, events.contains("\"group_position\": 0") && events.contains("\"group_position\": 1"));
                 assertEquals(2, sdk.stats().eventsDelivered());
+                try (OfferWall wall = sdk.offerWall()) {  // the SDK records the wall's events itself
+                    assertEquals(OfferWall.Level.WALL, wall.level());
+                    wall.reportVisibility(1, 0, 1.0);
+                    wall.openOffer(1, 0);
+                    assertEquals(OfferWall.Level.OFFER, wall.level());
+                    assertEquals("4002", wall.currentOfferID());
+                    assertTrue(wall.accept().startsWith("https://"));
+                    assertEquals(OfferWall.Level.WALL, wall.level());
+                    assertThrows(BlinkEngageException.class, () -> wall.openOffer(9, 0));
+                    wall.dismiss();
+                    assertEquals(OfferWall.Level.CLOSED, wall.level());
+                }
+                sdk.flush(30000);
+                String wallEvents = sandbox.get("/_sandbox/events");
+                assertTrue(wallEvents, wallEvents.contains("\"distinct\": 4"));  // and the wall's did_appear and did_tap
                 try (OfferFeed newer = ok(sdk, sdk::loadOfferFeed, "a newer feed")) {
                     assertNull("an older load's offer has no screen", sdk.offerDetailsScreen(feed.groups().get(1).offers().get(0)));
                     try (OfferScreen screen = sdk.offerDetailsScreen(newer.groups().get(1).offers().get(0))) {
