@@ -61,6 +61,8 @@ enum LegacyFormat {
             }
             if folder.files().isEmpty { directory.removeDirectory(Self.folder) }
         }
+        // Every start passes here: with neither file present (all but a migrating start) the database is not asked.
+        guard directory.kind(of: identityFile) != .absent || directory.kind(of: deviceIDFile) != .absent else { return }
         let settled = (try? database.withConnection { session throws(EngineFailure) -> Bool in
             var found = false
             try session.run("SELECT 1 FROM settings WHERE key = 'device_id'") { _ throws(EngineFailure) in found = true }
