@@ -19,16 +19,19 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
         .systemLibrary(name: "CBlinkEngage", path: "Sources/CBlinkEngage"),
         .systemLibrary(name: "CSystemShims", path: "Sources/CSystemShims"),
         .systemLibrary(name: "CPlatform", path: "Sources/CPlatform"),
         .systemLibrary(name: "CJSONScan", path: "Sources/CJSONScan"),
-        .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSQLite", "CSystemShims", "CPlatform", "CJSONScan"],
+        .target(name: "BlinkEngageCore", dependencies: ["CCurl", "CSQLite", "CIDN2", "CSystemShims", "CPlatform", "CJSONScan"],
                 swiftSettings: leanLibrary),
         .target(name: "BlinkEngageABI", dependencies: ["BlinkEngageCore", "CBlinkEngage"], swiftSettings: leanLibrary),
         .target(name: "BlinkEngage", dependencies: ["BlinkEngageCore"]),
         // make bench's Swift side of "Swift surface against the C API" (scripts/bench.sh).
         .executableTarget(name: "SwiftSurfaceBench", dependencies: ["BlinkEngage"], path: "bench/SwiftSurfaceBench"),
+        // make bench's instructions per URL read, by shape (scripts/bench.sh).
+        .executableTarget(name: "URLCheckBench", dependencies: ["BlinkEngageCore"], path: "bench/URLCheckBench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "OutboxCrashHost", dependencies: ["BlinkEngageCore"], path: "Tests/OutboxCrashHost"),
         .testTarget(name: "BlinkEngageCoreTests", dependencies: ["BlinkEngageCore", "TestSupport"]),

@@ -1,5 +1,5 @@
 /* Instructions per byte of CJSONScan's scans, for callgrind: a string body's plain run (be_json_plain_prefix, then a
- * byte loop for what it leaves, as a reader finishes it) and a URL's path (be_url_is_plain_http). Built once with
+ * byte loop for what it leaves, as a reader finishes it) and a URL's path (be_url_is_canonical_http). Built once with
  * the vector path and once with -DBE_SCAN_SCALAR; the instructions per byte are (count at 2R rounds − count at R
  * rounds) / (R × BYTES), which leaves out filling the buffer.
  *   scan_bytes string|url BYTES ROUNDS */
@@ -17,7 +17,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "url") == 0) {
         memcpy(text, "https://cdn.example.com/", 24);
         for (i = 24; i < bytes + 24; i++) text[i] = (uint8_t)('a' + i % 26);
-        for (round = 0; round < rounds; round++) sum += (unsigned long long)be_url_is_plain_http(text, bytes + 24);
+        for (round = 0; round < rounds; round++) sum += (unsigned long long)be_url_is_canonical_http(text, bytes + 24);
     } else {
         for (i = 0; i < bytes; i++) text[i] = (uint8_t)('a' + i % 26);
         text[bytes] = '"';

@@ -699,7 +699,7 @@ const be_offer *be_moments_response_offer_at(const be_moments_response *response
  */
 const char *be_moments_response_style(const be_moments_response *response, const char *path);
 
-/** The `privacy_url` of the answer, borrowed; NULL when absent. */
+/** The `privacy_url` of the answer as its `href` (see @ref offers), borrowed; NULL when absent or not an http(s) URL. */
 const char *be_moments_response_privacy_url(const be_moments_response *response);
 
 /** @} */
@@ -1001,6 +1001,11 @@ be_status be_sdk_report_visibility(be_sdk *sdk, const be_offer *offer, double vi
  * address, until that owner is freed; NULL when absent or empty, and for a NULL offer. A field is read from the
  * answer's bytes and copied into its C string the first time any thread asks for it: later calls return the
  * same pointer. Any thread, concurrently too.
+ *
+ * URL fields (the click URL, images, beacons, "useraction_url" ...) read as WHATWG's URL standard serialises them
+ * (the `href` a browser opens: `https://Bücher.example/a b` reads `https://xn--bcher-kva.example/a%20b`), nearly
+ * always the answer's own text; only absolute http(s) URLs; anything else, and a URL holding a C0 control or a
+ * backslash, reads as NULL (SECURITY.md, "URLs").
  * @{
  */
 

@@ -8,6 +8,7 @@ command -v swift >/dev/null || { echo "missing: the Swift toolchain (swift on PA
 pkg-config --exists libcurl 2>/dev/null && [ -f /usr/include/x86_64-linux-gnu/curl/curl.h -o -f /usr/include/curl/curl.h ] \
   || missing+=(libcurl4-openssl-dev)
 pkg-config --exists sqlite3 2>/dev/null && [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
+pkg-config --exists libidn2 2>/dev/null && [ -f /usr/include/idn2.h ] || missing+=(libidn2-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v gcc >/dev/null || missing+=(gcc)
 command -v g++ >/dev/null || missing+=(g++)

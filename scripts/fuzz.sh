@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=build/fuzz
 targets=$(cd fuzz/targets && ls *.swift | sed 's/\.swift$//')
-includes=(-I Sources/CCurl -I Sources/CSQLite -I Sources/CSystemShims -I Sources/CJSONScan -I Sources/CPlatform)
+includes=(-I Sources/CCurl -I Sources/CSQLite -I Sources/CIDN2 -I Sources/CSystemShims -I Sources/CJSONScan -I Sources/CPlatform)
 
 build() {
   mkdir -p "$out"
@@ -30,7 +30,7 @@ build() {
     for target in $targets; do
       rm -f "$out/$target"
       swiftc -parse-as-library -O -sanitize=fuzzer,address -I "$out" "${includes[@]}" "fuzz/targets/$target.swift" \
-        "$out/libBlinkEngageCore.a" -lcurl -lsqlite3 -o "$out/$target" 2>&1 | grep -v "Cannot export local symbol\|warning:" || true
+        "$out/libBlinkEngageCore.a" -lcurl -lsqlite3 -lidn2 -o "$out/$target" 2>&1 | grep -v "Cannot export local symbol\|warning:" || true
       [ -x "$out/$target" ] || { echo "fuzz: target $target did not build" >&2; exit 1; }
     done
     touch "$stamp"

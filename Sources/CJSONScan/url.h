@@ -1,34 +1,43 @@
-/* The plain http(s) URL check every URL field of every offer goes through (URLParts.isPlainHTTP documents the
- * rules; the `url` fuzz target holds it to libcurl). In C for 16-byte blocks over the host and the path (a byte
- * table for the host's last bytes): the Swift check spent about 270 instructions on a typical 70-byte URL, this
- * one about 200 with its caller. SSE2 or NEON blocks, or byte loops in plain C (scan.h chooses). static inline: no
- * symbols. */
+/* The fast path of the URL reading every URL field of every offer goes through: whether an http(s) URL is already
+ * its own WHATWG `href`, so that it can be handed out as given without parsing (WebURL.swift parses the rest). In C
+ * for 16-byte blocks over the host, the path and the query (SSE2 or NEON, or a byte table in plain C: scan.h
+ * chooses). static inline: no symbols. */
 #ifndef BLINKENGAGE_URL_SCAN_H
 #define BLINKENGAGE_URL_SCAN_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "scan.h" /* BE_SCAN_SSE2 / BE_SCAN_NEON: which vector instructions, if any */
 
-/* Host byte classes: 1 a letter or digit, 2 '.', 3 '-', 4 what ends the host (':', '/', '?', '#'), 0 the rest. */
+/* Host byte classes: 1 a lower-case letter or digit, 2 '.', 3 '-', 4 what ends the host (':', '/', '?', '#'), 0 the
+ * rest (upper case among it: the href has the host in lower case). */
 static const uint8_t be_url_host_class[256] = {
     ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
     ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
     ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
     ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
-    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
-    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
-    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
     ['.'] = 2, ['-'] = 3, [':'] = 4, ['/'] = 4, ['?'] = 4, ['#'] = 4,
 };
 
+/* Byte classes after the host, as bits: 1 not in a canonical path (spaces, controls, DEL, non-ASCII, '"', '<', '>',
+ * '`', '{', '}', '\'), 2 not in a canonical query or fragment (the same but '{' and '}', plus '\''), 4 ends the path
+ * ('?', '#'), 8 '/', 16 '.', 32 '%' (the last two may start a dot segment: "." ".." "%2e"). */
+static const uint8_t be_url_rest_class[256] = {
+    [0x00 ... 0x20] = 3, [0x7F ... 0xFF] = 3,
+    ['"'] = 3, ['<'] = 3, ['>'] = 3, ['`'] = 3, ['\\'] = 3, ['{'] = 1, ['}'] = 1, ['\''] = 2,
+    ['?'] = 4, ['#'] = 4, ['/'] = 8, ['.'] = 16, ['%'] = 32,
+};
+
+/* The masks of one block of 16 bytes of a path, a bit per byte (byte 0 in bit 0), one mask per class. */
+typedef struct { unsigned bad, ends, slashes, dots, percents; } be_url_path_masks;
+
 #if defined(BE_SCAN_SSE2)
-/* The masks of one host block: letters and digits, dots, hyphens, and the bytes that end the host. Signed compares
- * after a shift that moves 'a'...'z' (with upper case folded in) and '0'...'9' to the bottom of the signed range,
- * where nothing else lands. */
+/* The masks of one host block: lower-case letters and digits, dots, hyphens, and the bytes that end the host.
+ * Signed compares after a shift that moves 'a'...'z' and '0'...'9' to the bottom of the signed range, where nothing
+ * else lands. */
 static inline void be_url_host_block(const uint8_t *p, unsigned *alnum, unsigned *dots, unsigned *hyphens, unsigned *ends) {
     const __m128i block = _mm_loadu_si128((const __m128i *)p);
-    const __m128i letters = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(block, _mm_set1_epi8(0x20)), _mm_set1_epi8((char)(0x80 - 'a'))),
-                                           _mm_set1_epi8((char)(0x80 + 26)));
+    const __m128i letters = _mm_cmplt_epi8(_mm_add_epi8(block, _mm_set1_epi8((char)(0x80 - 'a'))), _mm_set1_epi8((char)(0x80 + 26)));
     const __m128i digits = _mm_cmplt_epi8(_mm_add_epi8(block, _mm_set1_epi8((char)(0x80 - '0'))), _mm_set1_epi8((char)(0x80 + 10)));
     const __m128i end = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(':')), _mm_cmpeq_epi8(block, _mm_set1_epi8('/'))),
                                      _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('?')), _mm_cmpeq_epi8(block, _mm_set1_epi8('#'))));
@@ -38,16 +47,45 @@ static inline void be_url_host_block(const uint8_t *p, unsigned *alnum, unsigned
     *ends = (unsigned)_mm_movemask_epi8(end);
 }
 
-/* Whether a path block holds a space, a control character, DEL or a byte of 0x80 and above (signed: negative). */
-static inline int be_url_path_block_is_bad(const uint8_t *p) {
-    const __m128i block = _mm_loadu_si128((const __m128i *)p);
-    return _mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(block, _mm_set1_epi8(0x21)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F)))) != 0;
+#define BE_URL_EQ(c) _mm_cmpeq_epi8(block, _mm_set1_epi8(c))
+/* What neither a canonical path nor a query may hold: controls, the space, DEL, non-ASCII (signed: bytes of 0x80 and
+ * above are negative, so below 0x21 too), '"', '<', '>', '`', '\'. */
+static inline __m128i be_url_common_bad(__m128i block) {
+    const __m128i controls = _mm_or_si128(_mm_cmplt_epi8(block, _mm_set1_epi8(0x21)), BE_URL_EQ(0x7F));
+    return _mm_or_si128(_mm_or_si128(controls, _mm_or_si128(BE_URL_EQ('"'), BE_URL_EQ('\\'))),
+                        _mm_or_si128(_mm_or_si128(BE_URL_EQ('<'), BE_URL_EQ('>')), BE_URL_EQ('`')));
 }
+
+static inline be_url_path_masks be_url_path_block(const uint8_t *p) {
+    const __m128i block = _mm_loadu_si128((const __m128i *)p);
+    be_url_path_masks m;
+    m.bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(be_url_common_bad(block), _mm_or_si128(BE_URL_EQ('{'), BE_URL_EQ('}'))));
+    m.ends = (unsigned)_mm_movemask_epi8(_mm_or_si128(BE_URL_EQ('?'), BE_URL_EQ('#')));
+    m.slashes = (unsigned)_mm_movemask_epi8(BE_URL_EQ('/'));
+    m.dots = (unsigned)_mm_movemask_epi8(BE_URL_EQ('.'));
+    m.percents = (unsigned)_mm_movemask_epi8(BE_URL_EQ('%'));
+    return m;
+}
+
+/* The bytes of a block no canonical query or fragment holds. */
+static inline __m128i be_url_rest_bad_vector(__m128i block) { return _mm_or_si128(be_url_common_bad(block), BE_URL_EQ('\'')); }
+static inline unsigned be_url_rest_bad(const uint8_t *p) {
+    return (unsigned)_mm_movemask_epi8(be_url_rest_bad_vector(_mm_loadu_si128((const __m128i *)p)));
+}
+
+/* Whether any of `blocks` whole blocks from `p` holds a byte no canonical query or fragment holds: one mask at the
+ * end instead of one a block. */
+static inline int be_url_rest_blocks_are_bad(const uint8_t *p, size_t blocks) {
+    __m128i seen = _mm_setzero_si128();
+    for (size_t i = 0; i < blocks; i++) seen = _mm_or_si128(seen, be_url_rest_bad_vector(_mm_loadu_si128((const __m128i *)(p + 16 * i))));
+    return _mm_movemask_epi8(seen) != 0;
+}
+#undef BE_URL_EQ
 #elif defined(BE_SCAN_NEON)
 /* The same masks with NEON's unsigned compares. */
 static inline void be_url_host_block(const uint8_t *p, unsigned *alnum, unsigned *dots, unsigned *hyphens, unsigned *ends) {
     const uint8x16_t block = vld1q_u8(p);
-    const uint8x16_t letters = vcltq_u8(vsubq_u8(vorrq_u8(block, vdupq_n_u8(0x20)), vdupq_n_u8('a')), vdupq_n_u8(26));
+    const uint8x16_t letters = vcltq_u8(vsubq_u8(block, vdupq_n_u8('a')), vdupq_n_u8(26));
     const uint8x16_t digits = vcltq_u8(vsubq_u8(block, vdupq_n_u8('0')), vdupq_n_u8(10));
     const uint8x16_t end = vorrq_u8(vorrq_u8(vceqq_u8(block, vdupq_n_u8(':')), vceqq_u8(block, vdupq_n_u8('/'))),
                                     vorrq_u8(vceqq_u8(block, vdupq_n_u8('?')), vceqq_u8(block, vdupq_n_u8('#'))));
@@ -57,22 +95,100 @@ static inline void be_url_host_block(const uint8_t *p, unsigned *alnum, unsigned
     *ends = be_neon_movemask(end);
 }
 
-static inline int be_url_path_block_is_bad(const uint8_t *p) {
+#define BE_URL_EQ(c) vceqq_u8(block, vdupq_n_u8(c))
+static inline uint8x16_t be_url_common_bad(uint8x16_t block) {
+    const uint8x16_t controls = vorrq_u8(vcltq_u8(block, vdupq_n_u8(0x21)), vcgeq_u8(block, vdupq_n_u8(0x7F)));
+    return vorrq_u8(vorrq_u8(controls, vorrq_u8(BE_URL_EQ('"'), BE_URL_EQ('\\'))),
+                    vorrq_u8(vorrq_u8(BE_URL_EQ('<'), BE_URL_EQ('>')), BE_URL_EQ('`')));
+}
+
+static inline be_url_path_masks be_url_path_block(const uint8_t *p) {
     const uint8x16_t block = vld1q_u8(p);
-    return vmaxvq_u8(vorrq_u8(vcltq_u8(block, vdupq_n_u8(0x21)), vcgeq_u8(block, vdupq_n_u8(0x7F)))) != 0;
+    be_url_path_masks m;
+    m.bad = be_neon_movemask(vorrq_u8(be_url_common_bad(block), vorrq_u8(BE_URL_EQ('{'), BE_URL_EQ('}'))));
+    m.ends = be_neon_movemask(vorrq_u8(BE_URL_EQ('?'), BE_URL_EQ('#')));
+    m.slashes = be_neon_movemask(BE_URL_EQ('/'));
+    m.dots = be_neon_movemask(BE_URL_EQ('.'));
+    m.percents = be_neon_movemask(BE_URL_EQ('%'));
+    return m;
+}
+
+static inline uint8x16_t be_url_rest_bad_vector(uint8x16_t block) { return vorrq_u8(be_url_common_bad(block), BE_URL_EQ('\'')); }
+static inline unsigned be_url_rest_bad(const uint8_t *p) { return be_neon_movemask(be_url_rest_bad_vector(vld1q_u8(p))); }
+
+static inline int be_url_rest_blocks_are_bad(const uint8_t *p, size_t blocks) {
+    uint8x16_t seen = vdupq_n_u8(0);
+    for (size_t i = 0; i < blocks; i++) seen = vorrq_u8(seen, be_url_rest_bad_vector(vld1q_u8(p + 16 * i)));
+    return vmaxvq_u8(seen) != 0;
+}
+#undef BE_URL_EQ
+#else
+/* Plain C: the same masks from the byte table. */
+static inline be_url_path_masks be_url_path_block(const uint8_t *p) {
+    be_url_path_masks m = {0, 0, 0, 0, 0};
+    for (unsigned i = 0; i < 16; i++) {
+        const unsigned class = be_url_rest_class[p[i]];
+        m.bad |= (class & 1u) << i;
+        m.ends |= (class >> 2 & 1u) << i;
+        m.slashes |= (class >> 3 & 1u) << i;
+        m.dots |= (class >> 4 & 1u) << i;
+        m.percents |= (class >> 5 & 1u) << i;
+    }
+    return m;
+}
+
+static inline unsigned be_url_rest_bad(const uint8_t *p) {
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 16; i++) bad |= (be_url_rest_class[p[i]] >> 1 & 1u) << i;
+    return bad;
+}
+
+static inline int be_url_rest_blocks_are_bad(const uint8_t *p, size_t blocks) {
+    unsigned bad = 0;
+    for (size_t i = 0; i < 16 * blocks; i++) bad |= be_url_rest_class[p[i]] & 2u;
+    return bad != 0;
 }
 #endif
 
-/* Whether `bytes` (`count` long) is a plain absolute http(s) URL: lower-case "http://" or "https://", a host of
- * labels of letters, digits and hyphens (each label not empty and starting with a letter or digit, the host at
- * most 253 bytes, the last label not starting with a digit, no "--"), an optional port 1...65535, then nothing or a
- * path, query or fragment of printable ASCII without the space. 1 or 0. Every URL it accepts, WHATWG's URL parser
- * reads as http(s) with that host; 0 leaves a URL to the full check. */
-static inline int be_url_is_plain_http(const uint8_t *bytes, size_t count) {
+/* WHATWG's percent-encode sets the URL parser (WebURL.swift) writes with, as bits of a byte table: 1 the fragment
+ * set, 2 the special-query set, 4 the path set, 8 the userinfo set. Each holds the C0 controls, the space and every
+ * byte of 0x7F and above. */
+static const uint8_t be_url_encode_sets[256] = {
+    [0x00 ... 0x20] = 15, [0x7F ... 0xFF] = 15,
+    ['"'] = 15, ['<'] = 15, ['>'] = 15, ['`'] = 13, ['#'] = 14, ['\''] = 2, ['?'] = 12, ['{'] = 12, ['}'] = 12,
+    ['/'] = 8, [':'] = 8, [';'] = 8, ['='] = 8, ['@'] = 8, ['['] = 8, ['\\'] = 8, [']'] = 8, ['^'] = 8, ['|'] = 8,
+};
+
+static inline unsigned be_url_encode_sets_of(uint8_t byte) { return be_url_encode_sets[byte]; }
+
+/* Whether the host (`count` bytes, all digits and dots) is an IPv4 address in dotted decimal as the standard
+ * writes it: four parts of 0...255 without leading zeros. */
+static inline int be_url_is_dotted_quad(const uint8_t *host, size_t count) {
+    unsigned parts = 0, value = 0, digits = 0;
+    for (size_t i = 0; i <= count; i++) {
+        if (i == count || host[i] == '.') {
+            if (digits == 0 || value > 255 || ++parts > 4) return 0;
+            value = digits = 0;
+        } else {
+            if (host[i] < '0' || host[i] > '9' || (digits == 1 && value == 0) || ++digits > 3) return 0;
+            value = value * 10 + (unsigned)(host[i] - '0');
+        }
+    }
+    return parts == 4;
+}
+
+/* Whether `bytes` (`count` long) is an absolute http(s) URL that WHATWG's URL parser serialises to itself: lower-case
+ * "http://" or "https://", a host of lower-case labels of letters, digits and hyphens (each label not empty and
+ * starting with a letter or digit, the host at most 253 bytes) or a dotted-decimal IPv4 address, an optional port
+ * 1...65535 without leading zeros and not the scheme's default, then a path starting with '/' without dot segments
+ * or bytes the path percent-encode set holds (nor '\'), then an optional query and fragment of printable ASCII
+ * without '"', '<', '>', '\'', '`' or '\'. 1 or 0; 0 leaves a URL to the parser, which may still accept it. */
+static inline int be_url_is_canonical_http(const uint8_t *bytes, size_t count) {
     size_t at, host_start;
-    int label_start = 1;
-    if (count <= 7 || bytes[0] != 'h' || bytes[1] != 't' || bytes[2] != 't' || bytes[3] != 'p') return 0;
-    at = bytes[4] == 's' ? 5 : 4;
+    int label_start = 1, secure;
+    if (count <= 8 || bytes[0] != 'h' || bytes[1] != 't' || bytes[2] != 't' || bytes[3] != 'p') return 0;
+    secure = bytes[4] == 's';
+    at = secure ? 5 : 4;
     if (count <= at + 3 || bytes[at] != ':' || bytes[at + 1] != '/' || bytes[at + 2] != '/') return 0;
     at += 3;
     host_start = at;
@@ -104,14 +220,11 @@ host_end:
 #endif
     if (at == host_start || at - host_start > 253 || label_start) return 0;
     {
-        /* Left to the full check (WebURL.swift): a host whose last label starts with a digit (WHATWG reads a host
-         * that ends in a number as an IPv4 address, which may be out of range) and one with "--" (a punycode
-         * label, "xn--", must decode). */
+        /* A host whose last label starts with a digit "ends in a number": an IPv4 address, which the parser
+         * writes in dotted decimal. */
         size_t last = at - 1;
         while (last > host_start && bytes[last - 1] != '.') last--;
-        if (bytes[last] >= '0' && bytes[last] <= '9') return 0;
-        for (size_t i = host_start + 1; i < at; i++)
-            if (bytes[i] == '-' && bytes[i - 1] == '-') return 0;
+        if (bytes[last] >= '0' && bytes[last] <= '9' && !be_url_is_dotted_quad(bytes + host_start, at - host_start)) return 0;
     }
     if (at < count && bytes[at] == ':') {
         unsigned port = 0, digits = 0;
@@ -119,22 +232,64 @@ host_end:
             if (++digits > 5) return 0;
             port = port * 10 + (unsigned)(bytes[at] - '0');
         }
-        if (digits == 0 || port < 1 || port > 65535) return 0;
+        if (digits == 0 || bytes[at - digits] == '0' || port > 65535 || port == (secure ? 443u : 80u)) return 0;
     }
-    if (at == count) return 1;
-    if (bytes[at] != '/' && bytes[at] != '?' && bytes[at] != '#') return 0;
-#if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
-    if (count >= 16) {
-        /* The last block ends at the URL's end, overlapping bytes already seen instead of a byte loop for the rest. */
+    /* The href always has a path: a URL that ends here or goes on with '?' or '#' gains a '/'. */
+    if (at == count || bytes[at] != '/') return 0;
+    {
+        /* The path: blocks of 16 bytes from its '/' on, with every mask, up to the '?' or '#' that ends it. The last
+         * block ends at the URL's end, overlapping bytes already seen (masked off), or is a padded copy when the
+         * whole URL is shorter than a block. */
+        unsigned slash_carry = 0;
+        uint8_t padded[16];
         for (;;) {
-            size_t start = count - at >= 16 ? at : count - 16;
-            if (be_url_path_block_is_bad(bytes + start)) return 0;
-            if (start + 16 >= count) return 1;
-            at = start + 16;
+            if (at == count) return 1;
+            size_t start = at;
+            unsigned skip = 0;
+            const uint8_t *block = bytes + at;
+            if (count - at < 16) {
+                if (count >= 16) {
+                    start = count - 16;
+                    skip = (unsigned)(at - start);
+                    block = bytes + start;
+                } else {
+                    memset(padded, 0, sizeof padded);
+                    memcpy(padded, bytes + at, count - at);
+                    block = padded;
+                }
+            }
+            const size_t available = count - start < 16 ? count - start : 16;
+            const unsigned valid = ((available == 16 ? 0xFFFFu : (1u << available) - 1) >> skip) << skip;
+            const be_url_path_masks m = be_url_path_block(block);
+            const unsigned ends = m.ends & valid;
+            const unsigned path = ends ? valid & ((1u << __builtin_ctz(ends)) - 1) : valid;
+            /* A '.' right after a '/' may start a dot segment, which the parser removes; so may "%2e". */
+            const unsigned after_slash = ((m.slashes << 1) | (skip == 0 ? slash_carry : 0)) & path;
+            if ((m.bad & path) != 0 || (after_slash & m.dots) != 0) return 0;
+            for (unsigned percents = after_slash & m.percents; percents != 0; percents &= percents - 1) {
+                const size_t i = start + (size_t)__builtin_ctz(percents);
+                if (i + 2 < count && bytes[i + 1] == '2' && (bytes[i + 2] | 0x20) == 'e') return 0;
+            }
+            if (ends) {
+                at = start + (size_t)__builtin_ctz(ends);
+                break;
+            }
+            slash_carry = m.slashes >> (available - 1) & 1;
+            at = start + available;
+        }
+        /* The query and fragment: whole blocks with one mask for all of them, then the last bytes as a block that
+         * ends at the URL's end (or a padded copy). */
+        const size_t blocks = (count - at) / 16;
+        if (be_url_rest_blocks_are_bad(bytes + at, blocks)) return 0;
+        at += 16 * blocks;
+        if (at < count) {
+            const size_t left = count - at;
+            if (count >= 16) return (be_url_rest_bad(bytes + count - 16) >> (16 - left)) == 0;
+            memset(padded, 0, sizeof padded);
+            memcpy(padded, bytes + at, left);
+            return (be_url_rest_bad(padded) & ((1u << left) - 1)) == 0;
         }
     }
-#endif
-    for (; at < count; at++) if (bytes[at] < 0x21 || bytes[at] > 0x7E) return 0;
     return 1;
 }
 #endif

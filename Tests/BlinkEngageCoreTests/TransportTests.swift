@@ -31,54 +31,75 @@ final class TransportTests {
         HTTPRequest(method: .get, url: sandbox.url + path, timeoutMilliseconds: 30_000)
     }
 
-    /// The plain-URL fast path accepts only what libcurl reads as http(s) with a host, and leaves the rest (hosts
-    /// ending in a number, punycode) to the full check.
+    /// The canonical-URL fast path accepts only URLs that the parser writes back unchanged and that libcurl reads
+    /// as http(s) with a host; it leaves the rest (upper case, no path, default ports, IP literals in other
+    /// spellings, bytes the serialiser encodes) to the parser.
     @Test(arguments: [
         ("https://track.example.com/sdk/offer_click?o_id=4001&c_id=1201&fp=USER_FP", true),
-        ("http://127.0.0.1:8080/cdn/c/9001.png", false), ("http://cdn.example:8080/cdn/c/9001.png", true), ("https://a-b.example/x%20y#frag", true),
-        ("http://a/%zz", true), ("https://example.com", true), ("https://example.com:65535/", true),
-        ("http://a..b/", false), ("http://-a/", false), ("http://a-/", true), ("http://a:0/", false),
-        ("http://a:65536/", false), ("http://a:123456/", false), ("HTTP://a/", false), ("http://a/ b", false),
+        ("http://127.0.0.1:8080/cdn/c/9001.png", true), ("http://127.0.0.01/", false), ("http://127.1/", false),
+        ("http://256.0.0.1/", false), ("http://1.2.3.4.5/", false), ("http://cdn.example:8080/cdn/c/9001.png", true),
+        ("https://a-b.example/x%20y#frag", true), ("http://a/x%zz", true), ("http://a/%zz", true), ("http://a/%2E/", false), ("https://example.com", false),
+        ("https://example.com:65535/", true), ("https://example.com:443/", false), ("http://example.com:80/", false),
+        ("https://example.com:80/", true), ("http://a:080/", false), ("http://a..b/", false), ("http://-a/", false),
+        ("http://a-/", true), ("http://xn--a/", true), ("http://a:0/", false), ("http://a:65536/", false),
+        ("http://a:123456/", false), ("HTTP://a/", false), ("http://A/", false), ("http://a/ b", false),
         ("http://user@a/", false), ("http://[::1]/", false), ("javascript:alert(1)", false), ("http:///x", false),
-        ("http://a/{x}?cb={cbuster}|\\^`\"<>", true), ("http://a/é", false), ("http://a/\u{7F}", false), ("", false),
+        ("http://a/{x}?cb={cbuster}|^", false), ("http://a/x?cb={cbuster}|^", true), ("http://a/x?q=`", false), ("http://a/x?q='", false),
+        ("http://a/x#'", false), ("http://a/x#`", false), ("http://a/x?q=\"", false), ("http://a/x\\", false),
+        ("http://a/./x", false), ("http://a/x/../y", false), ("http://a/%2e/", false), ("http://a/.x", false),
+        ("http://a/x.y/z.", true), ("http://a?q", false), ("http://a#f", false), ("http://a/é", false),
+        ("http://a/\u{7F}", false), ("", false),
     ])
-    func plainURLsAreASubsetOfLibcurls(url: String, plain: Bool) {
-        #expect(URLParts.isPlainHTTP(url) == plain)
-        if plain { #expect(URLParts.libcurlReadsAsHTTP(url)) }
+    func canonicalURLsAreTheirOwnHref(url: String, canonical: Bool) {
+        #expect(URLParts.isCanonicalHTTP(url) == canonical, "\(url)")
+        if canonical {
+            #expect(Array(url.utf8).withUnsafeBufferPointer { WebURL.href($0) } == Array(url.utf8), "\(url)")
+            #expect(URLParts.libcurlReadsAsHTTP(url), "\(url)")
+        }
     }
 
-    /// The 16-byte blocks of the path agree with a byte-by-byte check: every byte value at every position of a
-    /// path longer than a block, and at the edges of the blocks.
-    @Test func theBlockCheckAgreesWithTheByteCheck() {
-        for length in [15, 16, 17, 31, 32, 33, 47] {
-            for position in [0, 1, 14, 15, 16, 17, length - 1] where position < length {
-                for byte in UInt8.min...UInt8.max {
-                    var path = [UInt8](repeating: UInt8(ascii: "a"), count: length)
-                    path[position] = byte
-                    let url = Array("https://h.example/".utf8) + path
-                    let plain = url.withUnsafeBufferPointer { URLParts.isPlainHTTP($0) }
-                    #expect(plain == (byte > 0x20 && byte < 0x7F), "byte \(byte) at \(position) of \(length)")
+    /// The 16-byte blocks after the host agree with the parser: every byte value at every position of paths,
+    /// queries and fragments around the block edges, in URLs shorter and longer than a block. Whatever the fast
+    /// path accepts the parser writes back unchanged; whatever the parser writes back unchanged the fast path
+    /// accepts, but for what it leaves to the parser on purpose (a '.' or "%2e" starting a path segment, '\'' in
+    /// a fragment, '`' in a query).
+    @Test func theBlocksAfterTheHostAgreeWithTheParser() {
+        for prefix in ["http://h/", "https://h.example/"] {
+            for (section, lead) in [("path", ""), ("query", "?"), ("fragment", "#")] {
+                for length in [1, 6, 7, 15, 16, 17, 31, 32, 33] {
+                    for position in Set([0, 1, length / 2, 14, 15, 16, 17, length - 1]) where position < length {
+                        for byte in UInt8.min...UInt8.max {
+                            var rest = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                            rest[position] = byte
+                            let url = Array(prefix.utf8) + Array(lead.utf8) + rest
+                            let canonical = url.withUnsafeBufferPointer { URLParts.isCanonicalHTTP($0) }
+                            let same = url.withUnsafeBufferPointer { WebURL.href($0) } == url
+                            let leftOnPurpose = (section == "path" && position == 0 && byte == UInt8(ascii: "."))
+                                || (section != "path" && (byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`")))
+                            if canonical { #expect(same, "\(section): byte \(byte) at \(position) of \(length) after \(prefix)") }
+                            if same, !leftOnPurpose { #expect(canonical, "\(section): byte \(byte) at \(position) of \(length) after \(prefix)") }
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// The host's 16-byte blocks agree with the host rules read a byte at a time (labels of letters, digits and
-    /// hyphens, each starting with a letter or digit, between single dots, the last not starting with a digit, no
-    /// "--"; ':', '/', '?' or '#' ends the host):
-    /// every byte value at the edges of the blocks of hosts of several lengths, alone or right after a dot.
+    /// The host's 16-byte blocks agree with the host rules read a byte at a time (lower-case labels of letters,
+    /// digits and hyphens, each starting with a letter or digit, between single dots, the last not starting with
+    /// a digit unless the host is a dotted-decimal address; ':', '/', '?' or '#' ends the host): every byte value
+    /// at the edges of the blocks of hosts of several lengths, alone or right after a dot.
     @Test func theHostBlocksAgreeWithTheByteRules() {
+        func isLowerAlphanumeric(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "a") < 26 || ASCII.isDigit(byte) }
         func expected(_ host: [UInt8]) -> Bool {
             let end = host.firstIndex { [UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains($0) } ?? host.count
-            // A ':' starts a port, and no port here is all digits before the path.
-            if end < host.count, host[end] == UInt8(ascii: ":") { return false }
+            // A ':' starts a port, and no port here is all digits before the path; '?' and '#' need a '/' first.
+            if end < host.count, host[end] != UInt8(ascii: "/") { return false }
             let labels = host[..<end].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            // Left to the full check: a last label starting with a digit (a host that may end in a number) and "--".
-            if let last = labels.last?.first, last >= UInt8(ascii: "0"), last <= UInt8(ascii: "9") { return false }
-            if zip(host[..<end], host[..<end].dropFirst()).contains(where: { $0 == UInt8(ascii: "-") && $1 == UInt8(ascii: "-") }) { return false }
+            if let last = labels.last?.first, ASCII.isDigit(last) { return false }  // no host here is an address
             return end > 0 && labels.allSatisfy { label in
-                guard let first = label.first, ASCII.isAlphanumeric(first) else { return false }
-                return label.allSatisfy { ASCII.isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+                guard let first = label.first, isLowerAlphanumeric(first) else { return false }
+                return label.allSatisfy { isLowerAlphanumeric($0) || $0 == UInt8(ascii: "-") }
             }
         }
         for length in [1, 2, 14, 15, 16, 17, 18, 31, 32, 33, 40] {
@@ -89,34 +110,35 @@ final class TransportTests {
                         if afterDot { host[position - 1] = UInt8(ascii: ".") }
                         host[position] = byte
                         let url = Array("https://".utf8) + host + Array("/p".utf8)
-                        let plain = url.withUnsafeBufferPointer { URLParts.isPlainHTTP($0) }
-                        #expect(plain == expected(host), "byte \(byte) at \(position) of \(length), after a dot: \(afterDot)")
+                        let canonical = url.withUnsafeBufferPointer { URLParts.isCanonicalHTTP($0) }
+                        #expect(canonical == expected(host), "byte \(byte) at \(position) of \(length), after a dot: \(afterDot)")
+                        if canonical { #expect(url.withUnsafeBufferPointer { WebURL.href($0) } == url) }
                     }
                 }
             }
         }
     }
 
-    /// Every printable ASCII byte is taken as it is by libcurl in a path, a query and a fragment, so the fast
-    /// path may take them all; the space, controls and DEL are not URL bytes.
-    @Test func everyPrintableByteIsLibcurlsToo() {
+    /// Every printable ASCII byte the fast path takes in a path, a query or a fragment is taken as it is by
+    /// libcurl; the space, controls and DEL are not URL bytes.
+    @Test func everyCanonicalByteIsLibcurlsToo() {
         for byte in UInt8(0x21)...0x7E {
             let character = String(UnicodeScalar(byte))
-            for url in ["https://h.example/p\(character)x", "https://h.example/p?q=\(character)", "https://h.example/p#f\(character)"] {
-                #expect(URLParts.isPlainHTTP(url), "\(url)")
+            for url in ["https://h.example/p\(character)x", "https://h.example/p?q=\(character)", "https://h.example/p#f\(character)"]
+            where URLParts.isCanonicalHTTP(url) {
                 #expect(URLParts.libcurlReadsAsHTTP(url), "\(url)")
             }
         }
         for byte in [UInt8(0x20), 0x7F, 0x0A, 0x00] {
-            #expect(!URLParts.isPlainHTTP("https://h.example/p" + String(UnicodeScalar(byte))))
+            #expect(!URLParts.isCanonicalHTTP("https://h.example/p" + String(UnicodeScalar(byte))))
         }
     }
 
-    @Test func whatThePlainPathLeavesLibcurlStillDecides() {
-        #expect(ServiceURL.isAbsoluteHTTP("HTTP://EXAMPLE.COM/"))        // libcurl: an upper-case scheme is http
-        #expect(ServiceURL.isAbsoluteHTTP("http://user:pw@example.com/"))
-        #expect(!ServiceURL.isAbsoluteHTTP("ftp://example.com/"))
-        #expect(!ServiceURL.isAbsoluteHTTP("http://exa mple.com/"))
+    @Test func whatTheFastPathLeavesTheParserStillDecides() {
+        #expect(ServiceURL.href("HTTP://EXAMPLE.COM") == "http://example.com/")
+        #expect(ServiceURL.href("http://user:pw@example.com/") == "http://user:pw@example.com/")
+        #expect(ServiceURL.href("ftp://example.com/") == nil)
+        #expect(ServiceURL.href("http://exa mple.com/") == nil)
     }
 
     /// Copies of one request are identical without a look at their bytes; any change to a copy makes it another

@@ -147,7 +147,7 @@ final class ExampleAndDistributionTests: XCTestCase {
         }
         // The C shims' static functions and state exist once: a copy per object file meant ten fork gates (ten
         // states and ten pairs of fork handlers) and six copies of each byte scan.
-        for name in ["be_fork_gate_get.once", "be_fork_gate_prepare", "be_url_is_plain_http", "be_json_unescape"] {
+        for name in ["be_fork_gate_get.once", "be_fork_gate_prepare", "be_url_is_canonical_http", "be_json_unescape"] {
             let copies = symbols.split(separator: "\n").filter { $0.hasSuffix(" " + name) }.count
             XCTAssertLessThanOrEqual(copies, 1, "\(copies) copies of \(name) in the release library")
         }

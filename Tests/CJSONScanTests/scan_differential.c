@@ -14,13 +14,32 @@ static unsigned below(unsigned n) { return (unsigned)(next() % n); }
 
 static int plain_byte(uint8_t b) { return b != '"' && b != '\\' && b >= 0x20 && b < 0x80; }
 
-/* The reference of be_url_is_plain_http, rule by rule. */
-static int is_alnum(uint8_t b) { return (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z'); }
+/* The reference of be_url_is_canonical_http, rule by rule. */
+static int is_lower_alnum(uint8_t b) { return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z'); }
+
+static int reference_dotted_quad(const uint8_t *b, size_t n) {
+    unsigned parts = 0;
+    size_t i = 0;
+    while (i <= n) {
+        size_t start = i;
+        unsigned value = 0;
+        for (; i < n && b[i] >= '0' && b[i] <= '9'; i++)
+            if (i - start < 3) value = value * 10 + (unsigned)(b[i] - '0');
+        if (i == start || i - start > 3 || (b[start] == '0' && i - start > 1) || value > 255) return 0;
+        parts++;
+        if (i == n) break;
+        if (b[i] != '.') return 0;
+        i++;
+    }
+    return parts == 4;
+}
 
 static int reference_url(const uint8_t *b, size_t n) {
     size_t at, host, i, label;
-    if (n <= 7 || memcmp(b, "http", 4) != 0) return 0;
-    at = b[4] == 's' ? 5 : 4;
+    int secure;
+    if (n <= 8 || memcmp(b, "http", 4) != 0) return 0;
+    secure = b[4] == 's';
+    at = secure ? 5 : 4;
     if (n <= at + 3 || memcmp(b + at, "://", 3) != 0) return 0;
     at += 3;
     host = at;
@@ -29,15 +48,14 @@ static int reference_url(const uint8_t *b, size_t n) {
     label = host;
     for (i = host; i <= at; i++) {
         if (i == at || b[i] == '.') {
-            if (i == label || !is_alnum(b[label])) return 0;
+            if (i == label || !is_lower_alnum(b[label])) return 0;
             label = i + 1;
-        } else if (!is_alnum(b[i]) && b[i] != '-') {
+        } else if (!is_lower_alnum(b[i]) && b[i] != '-') {
             return 0;
         }
     }
     for (i = at; i > host && b[i - 1] != '.'; i--) {}
-    if (b[i] >= '0' && b[i] <= '9') return 0;
-    for (i = host + 1; i < at; i++) if (b[i] == '-' && b[i - 1] == '-') return 0;
+    if (b[i] >= '0' && b[i] <= '9' && !reference_dotted_quad(b + host, at - host)) return 0;
     if (at < n && b[at] == ':') {
         unsigned long port = 0;
         size_t digits = 0;
@@ -45,11 +63,15 @@ static int reference_url(const uint8_t *b, size_t n) {
             if (++digits > 5) return 0;
             port = port * 10 + (unsigned long)(b[at] - '0');
         }
-        if (digits == 0 || port < 1 || port > 65535) return 0;
+        if (digits == 0 || b[at - digits] == '0' || port > 65535 || port == (secure ? 443u : 80u)) return 0;
     }
-    if (at == n) return 1;
-    if (b[at] != '/' && b[at] != '?' && b[at] != '#') return 0;
-    for (; at < n; at++) if (b[at] < 0x21 || b[at] > 0x7E) return 0;
+    if (at == n || b[at] != '/') return 0;
+    for (; at < n && b[at] != '?' && b[at] != '#'; at++) {
+        if (b[at] < 0x21 || b[at] > 0x7E || strchr("\"<>`{}\\", b[at])) return 0;
+        if (b[at - 1] == '/' && b[at] == '.') return 0;
+        if (b[at - 1] == '/' && b[at] == '%' && at + 2 < n && b[at + 1] == '2' && (b[at + 2] | 0x20) == 'e') return 0;
+    }
+    for (; at < n; at++) if (b[at] < 0x21 || b[at] > 0x7E || strchr("\"<>'`\\", b[at])) return 0;
     return 1;
 }
 
@@ -78,8 +100,19 @@ int main(int argc, char **argv) {
         const char *scheme = below(20) == 0 ? "HTTP://" : below(2) ? "https://" : "http://";
         memcpy(text, scheme, strlen(scheme));
         n = strlen(scheme);
-        length = below(48);
-        for (k = 0; k < length; k++) text[n++] = host_byte();
+        if (below(8) == 0) {
+            /* an IPv4 host: dotted numbers, some out of range or with leading zeros, some parts missing */
+            unsigned parts = 1 + below(5);
+            for (k = 0; k < parts; k++) {
+                /* one draw after another: the order in which a call's arguments are evaluated differs by compiler */
+                const char *format = k + 1 < parts ? (below(10) ? "%u." : "0%u.") : "%u";
+                const unsigned value = below(10) ? below(256) : below(1000);
+                n += (size_t)sprintf((char *)text + n, format, value);
+            }
+        } else {
+            length = below(48);
+            for (k = 0; k < length; k++) text[n++] = host_byte();
+        }
         if (below(4) == 0) n += (size_t)sprintf((char *)text + n, ":%u", below(70000));
         if (below(3)) {
             length = below(80);
@@ -87,7 +120,7 @@ int main(int argc, char **argv) {
             for (k = 0; k < length; k++) text[n++] = path_byte();
         }
         {
-            int got = be_url_is_plain_http(text, n), want = reference_url(text, n);
+            int got = be_url_is_canonical_http(text, n), want = reference_url(text, n);
             checks++;
             if (got != want) {
                 if (failures++ < 10) fprintf(stderr, "url %.*s: %d, the reference %d\n", (int)n, (const char *)text, got, want);

@@ -1,6 +1,7 @@
-// URL validation and {cbuster} substitution: a URL that passes can be sent as is (no space, CR/LF or NUL) and
-// starts with http(s)://, substitution leaves no macro behind, the plain-URL fast path accepts nothing libcurl
-// would refuse nor anything the full (WHATWG) check would, and punycode decoding never traps.
+// URL reading and {cbuster} substitution: an href handed out can be sent as is (no space, control, backslash or
+// non-ASCII byte), starts with http(s):// and reads as itself; one the library requests is libcurl's too;
+// substitution leaves no macro behind; the canonical fast path accepts nothing libcurl would refuse and nothing the
+// parser would write differently.
 @testable import BlinkEngageCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -10,19 +11,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let busted = BeaconURL.bustingCache(text, random: { 7 })
     precondition(!busted.lowercased().contains("{cbuster}"))
     _ = BeaconURL.host(of: text)
-    // The plain-URL fast path is a subset of libcurl's reading: never an http(s) URL libcurl would not see.
-    if URLParts.isPlainHTTP(text) {
-        precondition(URLParts.libcurlReadsAsHTTP(text), "plain but not for libcurl: \(text)")
-        let parts = URLParts(text)
-        precondition(parts?.scheme == "http" || parts?.scheme == "https")
+    let raw = UnsafeBufferPointer(start: data, count: size)
+    if URLParts.isCanonicalHTTP(raw) {
+        precondition(WebURL.href(raw).map { $0.elementsEqual(raw) } == true, "canonical but rewritten: \(text)")
+        precondition(URLParts.libcurlReadsAsHTTP(text), "canonical but not for libcurl: \(text)")
     }
-    var utf8 = text
-    if URLParts.isPlainHTTP(text) { precondition(utf8.withUTF8 { WebURL.isOpenableHTTP($0) }, "plain but not WHATWG: \(text)") }
-    _ = Array(text.utf8).withUnsafeBufferPointer { Punycode.decode($0) }
-    if ServiceURL.isAbsoluteHTTP(text) {
-        precondition(!text.utf8.contains { $0 <= 0x20 || $0 == 0x7F })
-        precondition(text.lowercased().hasPrefix("http://") || text.lowercased().hasPrefix("https://"))
-        _ = try? HTTPRequestRules.check(HTTPRequest(method: .get, url: BeaconURL.bustingCache(text), timeoutMilliseconds: 1))
+    _ = WebURL.href(raw)  // any bytes, not only UTF-8
+    if let href = ServiceURL.href(text) {
+        precondition(!href.utf8.contains { $0 <= 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\\") }, "unsendable href: \(href)")
+        precondition(href.hasPrefix("http://") || href.hasPrefix("https://"))
+        precondition(ServiceURL.href(href) == href, "an href that reads as another: \(href)")
+        if let requested = ServiceURL.requestableHref(text) {
+            precondition(requested == href && URLParts.libcurlReadsAsHTTP(requested), "requested as read: \(text)")
+        }
+        _ = try? HTTPRequestRules.check(HTTPRequest(method: .get, url: BeaconURL.bustingCache(href), timeoutMilliseconds: 1))
     }
     return 0
 }

@@ -55,8 +55,9 @@ final class ImageLoader: Sendable {
     /// Fetches `url`; `completion` runs exactly once, on the `be-images` thread or (for a memory hit, an invalid
     /// URL, or after `close`) on the calling thread.
     func fetch(_ url: String, completion: @escaping Completion) {
-        guard ServiceURL.isAbsoluteHTTP(url) else {
-            return completion(.failure(.image(.invalidURL, "not an http(s) URL: \(url)")))
+        // Fetched and cached as its `href`: what an offer hands out already is one.
+        guard let url = ServiceURL.requestableHref(url) else {
+            return completion(.failure(.image(.invalidURL, "not an http(s) URL: \(SafeText.clean(url))")))
         }
         enum Next { case hit(ImageEntry), joined, start(any Transport, ImageEntry?), failed(ServiceError) }
         let now = WallClock.seconds()

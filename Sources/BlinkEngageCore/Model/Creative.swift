@@ -6,8 +6,8 @@
 public final class Creative: Sendable, Equatable {
     private let tape: JSONTape
     private let texts: AnswerTexts
-    /// The members behind the texts handed out: `url` only when it is an absolute http(s) URL.
-    let urlPosition: Int?
+    /// `url`, only when it reads as an absolute http(s) URL.
+    let answerURL: AnswerURL?
     private let typePosition: Int?
     private let position: Int
     public let isPrimary: Bool
@@ -30,7 +30,7 @@ public final class Creative: Sendable, Equatable {
                 else if JSONTape.equal(name, "is_primary") { primary = value }
             }
         }
-        urlPosition = OfferDecoder.nonEmpty(tape, url).flatMap { url in tape.withText(url) { ServiceURL.isAbsoluteHTTP($0) } ? url : nil }
+        answerURL = AnswerURL.read(tape, url, texts: texts)
         typePosition = OfferDecoder.nonEmpty(tape, type)
         isPrimary = primary.map { tape.isTrue($0) } == true  // a closure: the method reference retained the tape
         pixelWidth = OfferDecoder.nonEmpty(tape, width).map { tape.withText($0, Self.pixels) } ?? 0
@@ -41,14 +41,14 @@ public final class Creative: Sendable, Equatable {
 
     public var id: String? { text("id") }
     /// Only an absolute http(s) URL; anything else reads as absent.
-    public var url: String? { urlPosition.flatMap(tape.text) }
+    public var url: String? { answerURL?.string(in: tape) }
     public var width: String? { text("width") }
     public var height: String? { text("height") }
     public var type: String? { text("type") }
     public var creativeType: String? { text("creative_type") }
     public var aspectRatio: String? { text("aspect_ratio") }
 
-    public var urlText: UnsafePointer<CChar>? { cText(urlPosition) }
+    public var urlText: UnsafePointer<CChar>? { answerURL?.text(in: texts) }
     public var typeText: UnsafePointer<CChar>? { cText(typePosition) }
 
     private func cText(_ position: Int?) -> UnsafePointer<CChar>? {

@@ -21,9 +21,8 @@ public final class Offer: Sendable {
     }
     /// The main image: the creative marked primary, else `image` (legacy `creative_url`); only an absolute
     /// http(s) URL.
-    public var mainImageURL: String? { mainImage.flatMap(tape.text) }
-    /// Where the main image's URL sits in the tape.
-    private let mainImage: Int?
+    public var mainImageURL: String? { mainImage?.string(in: tape) }
+    private let mainImage: AnswerURL?
     /// Where the offer sits in the feed that handed it out; nil for a Moments offer.
     public let placement: FeedPlacement?
     /// `id` as a C string in the answer's texts: its own text when the answer spells it so (the usual plain
@@ -37,17 +36,19 @@ public final class Offer: Sendable {
     private enum IDSource { case answer(Int), kept(KeptText) }
     private let idSource: IDSource
     public var mainImageText: UnsafePointer<CChar>? {
-        guard let mainImage else { return nil }
-        return texts.text(at: mainImage)
+        mainImage?.text(in: texts)
     }
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
     /// The same fields as a set of `OfferKey` raw values.
     private let refused: UInt32
+    /// URL fields that are not their own `href`, with the `href` handed out instead (nearly always none).
+    private let hrefs: [(key: OfferKey, text: KeptText)]
 
     /// - Parameter spelledAt: where the answer spells `id` as it is, when it does (`OfferDecoder`).
+    /// - Parameter primaryImage: the URL of the creative marked primary, which the creative read.
     init(id: String, spelledAt idPosition: Int?, tape: JSONTape, position: Int, texts: AnswerTexts, members: OfferMembers,
-         creatives: [Creative], mainImage: Int?, placement: FeedPlacement?) {
+         creatives: [Creative], primaryImage: AnswerURL?, placement: FeedPlacement?) {
         self.id = id
         self.tape = tape
         self.position = position
@@ -55,22 +56,26 @@ public final class Offer: Sendable {
         self.members = members
         self.placement = placement
         self.creatives = creatives
-        var refusedKeys: [String] = [], refused: UInt32 = 0
+        var refusedKeys: [String] = [], refused: UInt32 = 0, hrefs: [(key: OfferKey, text: KeptText)] = []
         for key in OfferKey.urlKeys {
-            guard let value = members[key], tape.isScalar(value),
-                  !tape.withText(value, { $0.isEmpty || ServiceURL.isAbsoluteHTTP($0) }) else { continue }
-            refusedKeys.append(key.wireName.description)
-            refused |= 1 << UInt32(key.rawValue)
+            guard let value = OfferDecoder.nonEmpty(tape, members[key]) else { continue }
+            switch tape.withText(value, ServiceURL.read) {
+            case .asGiven: continue
+            case .rewritten(let href): hrefs.append((key, texts.kept(href)))
+            case .refused:
+                refusedKeys.append(key.wireName.description)
+                refused |= 1 << UInt32(key.rawValue)
+            }
         }
         refusedURLKeys = refusedKeys
         self.refused = refused
-        // The main image is a creative's URL, which the creative checked, or the `image` or `creative_url` member,
-        // checked just above: not checked a second time.
-        var mainImageIsHTTP = true
-        for key in [OfferKey.image, .creativeURL] where mainImage != nil && mainImage == members[key] {
-            mainImageIsHTTP = refused & 1 << UInt32(key.rawValue) == 0
+        self.hrefs = hrefs
+        // The main image: the primary creative's URL, else `image` or `creative_url` as read just above.
+        func url(_ key: OfferKey) -> AnswerURL? {
+            guard let value = OfferDecoder.nonEmpty(tape, members[key]), refused & 1 << UInt32(key.rawValue) == 0 else { return nil }
+            return hrefs.first(where: { $0.key == key }).map { .href($0.text) } ?? .answer(value)
         }
-        self.mainImage = mainImageIsHTTP ? mainImage : nil
+        mainImage = primaryImage ?? url(.image) ?? url(.creativeURL)
         idSource = idPosition.map { .answer($0) } ?? .kept(texts.kept(id))
     }
 
@@ -92,7 +97,10 @@ public final class Offer: Sendable {
 
     /// A documented field (see `fieldText(_:)` for the rules), without reading its name first.
     public func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? {
-        if let text = members[key].flatMap({ refused & 1 << UInt32(key.rawValue) == 0 ? text($0) : nil }) { return text }
+        if let value = members[key], refused & 1 << UInt32(key.rawValue) == 0 {
+            if !hrefs.isEmpty, let href = hrefs.first(where: { $0.key == key }) { return href.text.pointer }
+            if let text = text(value) { return text }
+        }
         switch key {
         case .title: return fieldText(.name)
         case .image: return fieldText(.creativeURL)
@@ -126,8 +134,8 @@ public final class Offer: Sendable {
 
     private func beacon(_ key: StaticString) -> String? {
         guard let beacons = members[.beacons], let value = tape.present(beacons, key), tape.isString(value),
-              let text = tape.text(value), ServiceURL.isAbsoluteHTTP(text) else { return nil }
-        return text
+              let text = tape.text(value) else { return nil }
+        return ServiceURL.href(text)
     }
 }
 

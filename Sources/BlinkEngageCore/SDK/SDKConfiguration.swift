@@ -64,7 +64,10 @@ public struct SDKConfiguration: Sendable {
         guard text.containsText("{zone}") else { throw .invalidArgument("the zone ad URL template must contain \"{zone}\"") }
         // Validate the template with a sample zone; the query (?AdID={zone}) is part of the template here.
         let sample = text.replacingOccurrences(of: "{zone}", with: "1")
-        guard ServiceURL.isAbsoluteHTTP(sample) else { throw .invalidArgument("\"\(text)\" is not an http(s) URL template") }
+        // Requested as written: the browser's reading and libcurl's must both take it.
+        guard !ASCII.hasSpaceOrControl(sample), ServiceURL.isAbsoluteHTTP(sample), URLParts.libcurlReadsAsHTTP(sample) else {
+            throw .invalidArgument("\"\(SafeText.clean(text))\" is not an http(s) URL template")
+        }
         zoneAdURLTemplate = text
     }
 

@@ -182,8 +182,9 @@ final class SQLiteOutboxStore: OutboxStore {
         guard id > 0, let body else { return nil }
         switch kind {
         case beaconKind:
-            guard ServiceURL.isAbsoluteHTTP(body) else { return nil }
-            return OutboxItem(id: id, createdMilliseconds: created, payload: .beacon(url: body))
+            // A row of an earlier release holds the URL as the answer gave it: sent as its `href` now.
+            guard let href = ServiceURL.requestableHref(body) else { return nil }
+            return OutboxItem(id: id, createdMilliseconds: created, payload: .beacon(url: href))
         case eventKind:
             guard identity != nil || identityIsNull, (try? JSONParser.parse(body))?.objectValue != nil else { return nil }
             return OutboxItem(id: id, createdMilliseconds: created, payload: .event(json: body, identity: identity, privacy: Self.isPrivacyQuery(privacy) ? privacy : ""))

@@ -6,10 +6,10 @@ import Musl
 
 /// Reports coming in: one journal write each, handed to the queue; the cap applied.
 extension Outbox {
-    /// Queues a beacon URL durably.
+    /// Queues a beacon URL durably, as the `href` a browser would request.
     public func enqueueBeacon(url: String) throws(EngineFailure) {
-        guard ServiceURL.isAbsoluteHTTP(url) else { throw .invalidArgument("not an http(s) beacon URL: \(SafeText.clean(url))") }
-        enqueue(.beacon(url: url))
+        guard let href = ServiceURL.requestableHref(url) else { throw .invalidArgument("not an http(s) beacon URL: \(SafeText.clean(url))") }
+        enqueue(.beacon(url: href))
     }
 
     /// Queues an event (its JSON object, carrying its own id) durably, to go out under `identity`.

@@ -55,12 +55,10 @@ public enum MomentsResponseDecoder {
         if let privacy, !tape.isString(privacy) { throw .moments(.decoding, "\"privacy_url\" is not a string") }
         guard !offers.isEmpty else { throw .moments(.noOffers, "the answer holds no offers") }
         // The privacy URL is checked now and made a C string when asked for, as offers' URL fields are.
-        let privacyURL = OfferDecoder.nonEmpty(tape, privacy).flatMap { position in
-            tape.withText(position, ServiceURL.isAbsoluteHTTP) ? position : nil
-        }
+        let privacyURL = AnswerURL.read(tape, privacy, texts: texts)
         return MomentsResponse(
             offers: offers, styles: Styles(tape: tape, styles: styles, legacySettings: legacySettings, texts: texts),
-            privacyPosition: privacyURL, texts: texts)
+            privacy: privacyURL, texts: texts)
     }
 
     /// `decode(_:warnings:)` for callers that log nothing.

@@ -22,10 +22,9 @@ enum OfferDecoder {
         let creatives = try decodeCreatives(tape, present(.creatives), texts: texts, offerID: id)
         // Tags are read from the answer when asked for (`Offer.tags`); only their shape is checked now.
         if let value = present(.tags), !tape.isArray(value) { throw ShapeError(reason: "offer \(id): tags is not an array") }
-        let primary = creatives.first(where: { $0.isPrimary })?.urlPosition
-        let image = nonEmpty(tape, present(.image)) ?? nonEmpty(tape, present(.creativeURL))
         return Offer(id: id, spelledAt: spelled == nil ? nil : idPosition, tape: tape, position: object, texts: texts,
-                     members: members, creatives: creatives, mainImage: primary ?? image, placement: placement)
+                     members: members, creatives: creatives,
+                     primaryImage: creatives.first(where: { $0.isPrimary })?.answerURL, placement: placement)
     }
 
     /// The log line for an offer's URL fields that read as absent, if any.

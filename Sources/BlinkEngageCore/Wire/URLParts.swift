@@ -35,21 +35,21 @@ struct URLParts: Sendable, Equatable {
         fragment = part(CURLUPART_FRAGMENT)
     }
 
-    /// A strict subset of what libcurl reads as an absolute http(s) URL: a lower-case `http://` or `https://`,
-    /// a host of letters, digits, dots and hyphens (labels not empty, starting with a letter or digit), an
-    /// optional port 1...65535, and a path, query and fragment of printable ASCII only (no space). The `url` fuzz
-    /// target holds it to libcurl: whatever it accepts, libcurl accepts with an http(s) scheme and a host.
-    static func isPlainHTTP(_ text: String) -> Bool {
+    /// Whether `text` is an absolute http(s) URL that is its own WHATWG `href` (`be_url_is_canonical_http` in
+    /// CJSONScan/url.h gives the rules): lower-case scheme and host, a path, nothing the serialiser would encode or
+    /// resolve. A strict subset of what libcurl reads as an absolute http(s) URL; the `url` fuzz target holds it
+    /// to libcurl and to `WebURL`.
+    static func isCanonicalHTTP(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8(isPlainHTTP)
+        return text.withUTF8(isCanonicalHTTP)
     }
 
     /// Not inlined: the C function is `static`, and each object file calling it would carry a copy (six did).
     @inline(never)
-    static func isPlainHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // In C (CJSONScan/url.h): 16-byte blocks over the host and the path, a byte table for the host's last bytes.
+    static func isCanonicalHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // In C (CJSONScan/url.h): 16-byte blocks over the host, the path and the query.
         guard let base = bytes.baseAddress else { return false }
-        return be_url_is_plain_http(base, bytes.count) != 0
+        return be_url_is_canonical_http(base, bytes.count) != 0
     }
 
     /// Whether libcurl reads `text` as an absolute http(s) URL with a host; asks libcurl for the two parts it

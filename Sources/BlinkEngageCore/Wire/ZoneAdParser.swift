@@ -28,14 +28,12 @@ public enum ZoneAdParser {
         guard fields.count == 3 else { throw refuse("\(fields.count) fields, expected FLAG|IMAGE_URL|LINK_URL") }
         switch fields[0] {
         case "1":
-            guard ServiceURL.isAbsoluteHTTP(fields[1]) else { throw refuse("the image URL is not an http(s) URL") }
-            guard ServiceURL.isAbsoluteHTTP(fields[2]) else { throw refuse("the link URL is not an http(s) URL") }
-            return ZoneAd(zoneID: zoneID, isEnabled: true, imageURL: fields[1], linkURL: fields[2])
+            guard let image = ServiceURL.href(fields[1]) else { throw refuse("the image URL is not an http(s) URL") }
+            guard let link = ServiceURL.href(fields[2]) else { throw refuse("the link URL is not an http(s) URL") }
+            return ZoneAd(zoneID: zoneID, isEnabled: true, imageURL: image, linkURL: link)
         case "0":
             // Hidden: the URLs may be empty, and are kept only when they are valid.
-            let image = ServiceURL.isAbsoluteHTTP(fields[1]) ? fields[1] : nil
-            let link = ServiceURL.isAbsoluteHTTP(fields[2]) ? fields[2] : nil
-            return ZoneAd(zoneID: zoneID, isEnabled: false, imageURL: image, linkURL: link)
+            return ZoneAd(zoneID: zoneID, isEnabled: false, imageURL: ServiceURL.href(fields[1]), linkURL: ServiceURL.href(fields[2]))
         default:
             throw refuse("the flag is \"\(fields[0])\", expected 0 or 1")
         }

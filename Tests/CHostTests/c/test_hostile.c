@@ -476,7 +476,8 @@ static void test_only_http_urls_reach_the_host_and_server_text_is_escaped(void) 
     sandbox_fault("{\"path\": \"/offers.json\", \"status\": 200, \"times\": 1, \"body\": \"{\\\"data\\\": {\\\"offers\\\": ["
                   "{\\\"id\\\": 1, \\\"title\\\": \\\"A\\\", \\\"click_url\\\": \\\"javascript:alert(1)\\\","
                   " \\\"useraction_url\\\": \\\"file:///etc/passwd\\\", \\\"image\\\": \\\"data:image/png;base64,AAAA\\\"},"
-                  "{\\\"id\\\": 2, \\\"title\\\": \\\"B\\\", \\\"click_url\\\": \\\"https://ok.example/c\\\"}]}}\"}");
+                  "{\\\"id\\\": 2, \\\"title\\\": \\\"B\\\", \\\"click_url\\\": \\\"https://ok.example/c\\\","
+                  " \\\"image\\\": \\\"HTTPS://B\u00fccher.Example/a b.png\\\"}]}}\"}");
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
     response = fetch(sdk);
     offer = be_moments_response_offer_at(response, 0);
@@ -485,6 +486,9 @@ static void test_only_http_urls_reach_the_host_and_server_text_is_escaped(void) 
     CHECK(be_offer_image_url(offer) == NULL);
     CHECK_STR(be_offer_title(offer), "A");
     CHECK(strstr(be_offer_json(offer), "javascript:alert(1)") != NULL); /* the JSON stays as received */
+    /* A URL that is not its own WHATWG href reads as the href a browser opens, at the same address each time. */
+    CHECK_STR(be_offer_image_url(be_moments_response_offer_at(response, 1)), "https://xn--bcher-kva.example/a%20b.png");
+    CHECK(be_offer_image_url(be_moments_response_offer_at(response, 1)) == be_offer_field(be_moments_response_offer_at(response, 1), "image"));
     screen = be_sdk_moments_screen(sdk, response);
     CHECK(be_offer_screen_accept(screen) == NULL); /* nothing to open */
     CHECK_STR(be_offer_screen_accept(screen), "https://ok.example/c");
