@@ -13,7 +13,7 @@
 # against it, BENCH_ONLY=scans only the byte scans' SSE2 and plain C builds, BENCH_ONLY=viewability only the visibility
 # report against a feed event report, BENCH_ONLY=roundtrips only the round trips on a 100 ms network,
 # BENCH_ONLY=switches only the context switches per fetch of each callback and I/O mode, and prints that table;
-# BENCH_ONLY=fetch only the fetch + decode tables.
+# BENCH_ONLY=fetch only the fetch + decode tables; BENCH_ONLY=urls only the URL shapes.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -72,6 +72,8 @@ cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/visibility_blinkengage.c -o "$work
 # The Swift surface in release, as a Swift app would build it (its own scratch path: the flags differ from dist's).
 BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --product SwiftSurfaceBench >/dev/null
 swift_bench="$(BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --show-bin-path)/SwiftSurfaceBench"
+BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --product URLCheckBench >/dev/null
+url_bench="$(BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/bench --show-bin-path)/URLCheckBench"
 # The C# and Java bindings, and their benchmark programs beside field_blinkengage.c.
 scripts/bindings-build.sh "$work/bindings" dist
 mcs -sdk:4.7.2 -optimize -r:"$work/bindings/BlinkEngage.dll" -r:System.Core.dll -out:"$work/bindings/BindingBench.exe" bench/BindingBench.cs
@@ -280,6 +282,30 @@ PY
     pair "fetch + decode, $offers offers: microseconds (instructions)" "$work/fetch_blinkengage $base/m$offers CALLS dispatch-io" \
       "$work/fetch_blinkengage_scalar $base/m$offers CALLS dispatch-io" counted
   done
+  echo
+  fi
+  if [ -z "$only" ] || [ "$only" = urls ]; then
+  echo "## URL shapes: what a server may send, at what it costs to read, $(date -u +%Y-%m-%d)"
+  echo
+  echo "Every URL of every offer of the 50-offer answer in one shape (bench/make_answers.py): instructions per fetch,"
+  echo "callgrind's (12 calls − 2 calls) / 10, the floor (libcurl + simdjson) and BlinkEngage (I/O on the transport"
+  echo "thread, callbacks in be_sdk_dispatch); and instructions per URL read alone (bench/URLCheckBench: 64 URLs of the"
+  echo "shape, read 40 times less 20 times, through \`ServiceURL.isAbsoluteHTTP\`, which makes the href when a URL is"
+  echo "not its own)."
+  echo
+  echo "| shape | floor | BlinkEngage | ratio | instructions per URL read |"
+  echo "|---|---|---|---|---|"
+  for shape in "" -ipv4 -ipv6 -long-query -escapes; do
+    floor=$(instructions simdjson "50$shape")
+    mine=$(instructions blinkengage "50$shape")
+    name=${shape#-}
+    a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$url_bench" "${name:-name}" 20 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+    b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$url_bench" "${name:-name}" 40 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+    echo "| ${name:-host names} | $floor | $mine | $(python3 -c "print(f'{$mine / $floor:.2f}x')") | $(( (b - a) / (20 * 64) )) |"
+  done
+  a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$url_bench" rewritten 20 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+  b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$url_bench" rewritten 40 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+  echo "| a Unicode host and a space (not its own href) | | | | $(( (b - a) / (20 * 64) )) |"
   echo
   fi
   if [ -z "$only" ] || [ "$only" = viewability ]; then

@@ -150,6 +150,26 @@ static inline int be_url_rest_blocks_are_bad(const uint8_t *p, size_t blocks) {
 }
 #endif
 
+/* Whether `bytes` holds a C0 control or a backslash: what the parser refuses anywhere (WebURL.swift). */
+static inline int be_url_has_control_or_backslash(const uint8_t *bytes, size_t count) {
+    size_t at = 0;
+#if defined(BE_SCAN_SSE2)
+    for (; count - at >= 16; at += 16) {
+        const __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
+        const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(0x1F)), block),
+                                         _mm_cmpeq_epi8(block, _mm_set1_epi8('\\')));
+        if (_mm_movemask_epi8(hit) != 0) return 1;
+    }
+#elif defined(BE_SCAN_NEON)
+    for (; count - at >= 16; at += 16) {
+        const uint8x16_t block = vld1q_u8(bytes + at);
+        if (vmaxvq_u8(vorrq_u8(vcltq_u8(block, vdupq_n_u8(0x20)), vceqq_u8(block, vdupq_n_u8('\\')))) != 0) return 1;
+    }
+#endif
+    for (; at < count; at++) if (bytes[at] < 0x20 || bytes[at] == '\\') return 1;
+    return 0;
+}
+
 /* WHATWG's percent-encode sets the URL parser (WebURL.swift) writes with, as bits of a byte table: 1 the fragment
  * set, 2 the special-query set, 4 the path set, 8 the userinfo set. Each holds the C0 controls, the space and every
  * byte of 0x7F and above. */
@@ -175,6 +195,66 @@ static inline int be_url_is_dotted_quad(const uint8_t *host, size_t count) {
         }
     }
     return parts == 4;
+}
+
+/* Whether what follows the host and port of a URL, `bytes[at..<count]` with `bytes[at]` a '/', is as WHATWG's
+ * serialiser writes it: a path without dot segments or bytes the path percent-encode set holds (nor '\\'), then an
+ * optional query and fragment of printable ASCII without '"', '<', '>', '\'', '`' or '\\'. The fast path's second
+ * half, and the parser's (WebURL.swift) too: it copies such a rest whole. */
+static inline int be_url_rest_is_canonical(const uint8_t *bytes, size_t count, size_t at) {
+    /* The path: blocks of 16 bytes from its '/' on, with every mask, up to the '?' or '#' that ends it. The last
+     * block ends at the URL's end, overlapping bytes already seen (masked off), or is a padded copy when the
+     * whole URL is shorter than a block. */
+    unsigned slash_carry = 0;
+    uint8_t padded[16];
+    for (;;) {
+        if (at == count) return 1;
+        size_t start = at;
+        unsigned skip = 0;
+        const uint8_t *block = bytes + at;
+        if (count - at < 16) {
+            if (count >= 16) {
+                start = count - 16;
+                skip = (unsigned)(at - start);
+                block = bytes + start;
+            } else {
+                memset(padded, 0, sizeof padded);
+                memcpy(padded, bytes + at, count - at);
+                block = padded;
+            }
+        }
+        const size_t available = count - start < 16 ? count - start : 16;
+        const unsigned valid = ((available == 16 ? 0xFFFFu : (1u << available) - 1) >> skip) << skip;
+        const be_url_path_masks m = be_url_path_block(block);
+        const unsigned ends = m.ends & valid;
+        const unsigned path = ends ? valid & ((1u << __builtin_ctz(ends)) - 1) : valid;
+        /* A '.' right after a '/' may start a dot segment, which the parser removes; so may "%2e". */
+        const unsigned after_slash = ((m.slashes << 1) | (skip == 0 ? slash_carry : 0)) & path;
+        if ((m.bad & path) != 0 || (after_slash & m.dots) != 0) return 0;
+        for (unsigned percents = after_slash & m.percents; percents != 0; percents &= percents - 1) {
+            const size_t i = start + (size_t)__builtin_ctz(percents);
+            if (i + 2 < count && bytes[i + 1] == '2' && (bytes[i + 2] | 0x20) == 'e') return 0;
+        }
+        if (ends) {
+            at = start + (size_t)__builtin_ctz(ends);
+            break;
+        }
+        slash_carry = m.slashes >> (available - 1) & 1;
+        at = start + available;
+    }
+    /* The query and fragment: whole blocks with one mask for all of them, then the last bytes as a block that
+     * ends at the URL's end (or a padded copy). */
+    const size_t blocks = (count - at) / 16;
+    if (be_url_rest_blocks_are_bad(bytes + at, blocks)) return 0;
+    at += 16 * blocks;
+    if (at < count) {
+        const size_t left = count - at;
+        if (count >= 16) return (be_url_rest_bad(bytes + count - 16) >> (16 - left)) == 0;
+        memset(padded, 0, sizeof padded);
+        memcpy(padded, bytes + at, left);
+        return (be_url_rest_bad(padded) & ((1u << left) - 1)) == 0;
+    }
+    return 1;
 }
 
 /* Whether `bytes` (`count` long) is an absolute http(s) URL that WHATWG's URL parser serialises to itself: lower-case
@@ -236,60 +316,6 @@ host_end:
     }
     /* The href always has a path: a URL that ends here or goes on with '?' or '#' gains a '/'. */
     if (at == count || bytes[at] != '/') return 0;
-    {
-        /* The path: blocks of 16 bytes from its '/' on, with every mask, up to the '?' or '#' that ends it. The last
-         * block ends at the URL's end, overlapping bytes already seen (masked off), or is a padded copy when the
-         * whole URL is shorter than a block. */
-        unsigned slash_carry = 0;
-        uint8_t padded[16];
-        for (;;) {
-            if (at == count) return 1;
-            size_t start = at;
-            unsigned skip = 0;
-            const uint8_t *block = bytes + at;
-            if (count - at < 16) {
-                if (count >= 16) {
-                    start = count - 16;
-                    skip = (unsigned)(at - start);
-                    block = bytes + start;
-                } else {
-                    memset(padded, 0, sizeof padded);
-                    memcpy(padded, bytes + at, count - at);
-                    block = padded;
-                }
-            }
-            const size_t available = count - start < 16 ? count - start : 16;
-            const unsigned valid = ((available == 16 ? 0xFFFFu : (1u << available) - 1) >> skip) << skip;
-            const be_url_path_masks m = be_url_path_block(block);
-            const unsigned ends = m.ends & valid;
-            const unsigned path = ends ? valid & ((1u << __builtin_ctz(ends)) - 1) : valid;
-            /* A '.' right after a '/' may start a dot segment, which the parser removes; so may "%2e". */
-            const unsigned after_slash = ((m.slashes << 1) | (skip == 0 ? slash_carry : 0)) & path;
-            if ((m.bad & path) != 0 || (after_slash & m.dots) != 0) return 0;
-            for (unsigned percents = after_slash & m.percents; percents != 0; percents &= percents - 1) {
-                const size_t i = start + (size_t)__builtin_ctz(percents);
-                if (i + 2 < count && bytes[i + 1] == '2' && (bytes[i + 2] | 0x20) == 'e') return 0;
-            }
-            if (ends) {
-                at = start + (size_t)__builtin_ctz(ends);
-                break;
-            }
-            slash_carry = m.slashes >> (available - 1) & 1;
-            at = start + available;
-        }
-        /* The query and fragment: whole blocks with one mask for all of them, then the last bytes as a block that
-         * ends at the URL's end (or a padded copy). */
-        const size_t blocks = (count - at) / 16;
-        if (be_url_rest_blocks_are_bad(bytes + at, blocks)) return 0;
-        at += 16 * blocks;
-        if (at < count) {
-            const size_t left = count - at;
-            if (count >= 16) return (be_url_rest_bad(bytes + count - 16) >> (16 - left)) == 0;
-            memset(padded, 0, sizeof padded);
-            memcpy(padded, bytes + at, left);
-            return (be_url_rest_bad(padded) & ((1u << left) - 1)) == 0;
-        }
-    }
-    return 1;
+    return be_url_rest_is_canonical(bytes, count, at);
 }
 #endif

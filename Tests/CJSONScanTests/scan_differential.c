@@ -127,6 +127,14 @@ int main(int argc, char **argv) {
             }
             digest = (digest ^ (uint64_t)got) * 1099511628211ull;
         }
+        {
+            /* the parser's refusal scan over the same bytes */
+            int got = be_url_has_control_or_backslash(text, n), want = 0;
+            for (k = 0; k < n; k++) if (text[k] < 0x20 || text[k] == '\\') want = 1;
+            checks++;
+            if (got != want) failures++;
+            digest = (digest ^ (uint64_t)got) * 1099511628211ull;
+        }
         /* a string body: plain bytes with a special one now and then, across the block edges */
         length = below(100);
         for (k = 0; k < length; k++) text[k] = below(30) == 0 ? (uint8_t)"\"\\\x01\x1f\x80\xe9"[below(6)] : (uint8_t)(0x20 + below(0x5F));

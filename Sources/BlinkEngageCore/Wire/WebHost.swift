@@ -181,8 +181,9 @@ enum IPv4 {
 
 /// The standard's IPv6 parser and serialiser.
 enum IPv6 {
-    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> [UInt16]? {
-        var address = [UInt16](repeating: 0, count: 8)
+    /// The eight pieces, in a value that needs no allocation.
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> SIMD8<UInt16>? {
+        var address = SIMD8<UInt16>()
         var pieceIndex = 0
         var compress: Int?
         var pointer = 0
@@ -251,7 +252,7 @@ enum IPv6 {
             var swaps = pieceIndex - compress
             pieceIndex = 7
             while pieceIndex != 0, swaps > 0 {
-                address.swapAt(pieceIndex, compress + swaps - 1)
+                (address[pieceIndex], address[compress + swaps - 1]) = (address[compress + swaps - 1], address[pieceIndex])
                 pieceIndex -= 1
                 swaps -= 1
             }
@@ -262,7 +263,7 @@ enum IPv6 {
     }
 
     /// Lower-case hex pieces without leading zeros; the first longest run of two or more zero pieces as `::`.
-    static func serialize(_ address: [UInt16], to output: inout [UInt8]) {
+    static func serialize(_ address: SIMD8<UInt16>, to output: inout [UInt8]) {
         var compress: Int?, bestLength = 1
         var index = 0
         while index < 8 {
@@ -271,26 +272,32 @@ enum IPv6 {
             if length > bestLength { compress = index; bestLength = length }
             index += max(length, 1)
         }
-        let hex: StaticString = "0123456789abcdef"
-        var ignoreZero = false
-        for pieceIndex in 0..<8 {
-            if ignoreZero, address[pieceIndex] == 0 { continue }
-            ignoreZero = false
-            if compress == pieceIndex {
-                output.append(contentsOf: pieceIndex == 0 ? "::".utf8 : ":".utf8)
-                ignoreZero = true
-                continue
-            }
-            let piece = address[pieceIndex]
-            var started = false
-            for shift in stride(from: 12, through: 0, by: -4) {
-                let digit = Int(piece >> UInt16(shift) & 0xF)
-                if digit != 0 || started || shift == 0 {
-                    output.append(hex.utf8Start[digit])
-                    started = true
+        // At most 39 bytes, written into a buffer of the stack and appended once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { text in
+            let hex: StaticString = "0123456789abcdef"
+            var count = 0
+            var ignoreZero = false
+            for pieceIndex in 0..<8 {
+                let piece = address[pieceIndex]
+                if ignoreZero, piece == 0 { continue }
+                ignoreZero = false
+                if compress == pieceIndex {
+                    if pieceIndex == 0 { text[count] = UInt8(ascii: ":"); count += 1 }
+                    text[count] = UInt8(ascii: ":")
+                    count += 1
+                    ignoreZero = true
+                    continue
                 }
+                var shift = 12
+                while shift > 0, piece >> UInt16(shift) == 0 { shift -= 4 }
+                while shift >= 0 {
+                    text[count] = hex.utf8Start[Int(piece >> UInt16(shift) & 0xF)]
+                    count += 1
+                    shift -= 4
+                }
+                if pieceIndex != 7 { text[count] = UInt8(ascii: ":"); count += 1 }
             }
-            if pieceIndex != 7 { output.append(UInt8(ascii: ":")) }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<count]))
         }
     }
 }

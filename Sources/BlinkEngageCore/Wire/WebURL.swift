@@ -1,4 +1,9 @@
 internal import CJSONScan
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// WHATWG's URL parser (what browsers run) for the absolute http(s) URLs of answers, with its serialisation: a URL
 /// an answer carries is handed to the host as the `href` a browser would open, or refused.
@@ -24,17 +29,19 @@ enum WebURL {
 
     static func read(_ input: UnsafeBufferPointer<UInt8>) -> Reading {
         guard let href = href(input) else { return .refused }
-        return href.elementsEqual(input) ? .asGiven : .rewritten(String(decoding: href, as: UTF8.self))
+        let same = href.count == input.count && !input.isEmpty && href.withUnsafeBufferPointer { memcmp($0.baseAddress!, input.baseAddress!, input.count) == 0 }
+        return same ? .asGiven : .rewritten(String(decoding: href, as: UTF8.self))
     }
 
     /// The `href` of `input`, nil when it is refused.
     static func href(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         // The standard strips leading and trailing C0 controls and spaces, and removes tabs and newlines: here,
         // spaces only; a control refuses the URL.
+        guard !input.isEmpty else { return nil }
         var start = 0, end = input.count
         while start < end, input[start] == 0x20 { start += 1 }
         while end > start, input[end - 1] == 0x20 { end -= 1 }
-        for index in start..<end where input[index] < 0x20 || input[index] == UInt8(ascii: "\\") { return nil }
+        guard be_url_has_control_or_backslash(input.baseAddress! + start, end - start) == 0 else { return nil }
 
         // Scheme: exactly http or https, in any case. Anything else before a ':' is another scheme or no scheme
         // (a relative URL, which needs a base answers do not have).
@@ -50,7 +57,8 @@ enum WebURL {
         at += 1
         var output: [UInt8] = []
         output.reserveCapacity(end - start + 8)
-        output.append(contentsOf: secure ? "https://".utf8 : "http://".utf8)
+        let prefix: StaticString = secure ? "https://" : "http://"
+        output.append(contentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
 
         // Special authority (ignore) slashes: any number of `/`, including none.
         while at < end, input[at] == UInt8(ascii: "/") { at += 1 }
@@ -102,8 +110,13 @@ enum WebURL {
             }
         }
 
-        // Path: segments up to '?' or '#', with "." and ".." segments resolved.
+        // What follows as the serialiser would write it (nearly always): copied whole.
         at = authorityEnd
+        if at < end, input[at] == UInt8(ascii: "/"), be_url_rest_is_canonical(input.baseAddress!, end, at) != 0 {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[at..<end]))
+            return output
+        }
+        // Path: segments up to '?' or '#', with "." and ".." segments resolved.
         if at < end, input[at] == UInt8(ascii: "/") { at += 1 }
         let pathStart = output.count
         var segmentStart = at
@@ -177,9 +190,14 @@ enum WebURL {
         bytes[at] == UInt8(ascii: "%") && bytes[at + 1] == UInt8(ascii: "2") && ASCII.lower(bytes[at + 2]) == UInt8(ascii: "e")
     }
 
+    /// `value` (0...65535) in decimal.
     static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &output) }
-        output.append(UInt8(ascii: "0") + UInt8(value % 10))
+        var divisor = 10_000
+        while divisor > 1, value < divisor { divisor /= 10 }
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }
 
