@@ -68,7 +68,8 @@ final class FeedLoader: Sendable {
         guard first else { return }
         registrar.withToken { [self] result in
             switch result {
-            case .token(let token): fetch(requests, token: token, mayReregister: true, generation: generation)
+            case .token(let token, let identity):
+                fetch(requests, token: token, identity: identity, mayReregister: true, generation: generation)
             case .noUser: finish(generation, .failure(Self.noUser))
             case .failed(let reason): finish(generation, .failure(Self.unavailable(reason)))
             case .cancelled: finish(generation, .failure(.cancelled))
@@ -76,16 +77,16 @@ final class FeedLoader: Sendable {
         }
     }
 
-    private func fetch(_ requests: EngageRequests, token: String, mayReregister: Bool, generation: Int) {
-        let identity = registrar.currentIdentity
+    /// - Parameter identity: the identity `token` was issued for (not the current one, which may have changed since).
+    private func fetch(_ requests: EngageRequests, token: String, identity: String, mayReregister: Bool, generation: Int) {
         transport.send(requests.offerFeed(token: token, privacy: privacy())) { [self] outcome in
             if mayReregister, EngageRequests.refusesToken(outcome) {
                 // The token is no longer valid: the identity it was sent for registers again, once, and the load is
                 // sent again, once (not the identity current now, which another token may serve).
                 registrar.tokenWasRefused(forIdentity: identity)
                 registrar.withToken { [self] result in
-                    if case .token(let fresh) = result {
-                        fetch(requests, token: fresh, mayReregister: false, generation: generation)
+                    if case .token(let fresh, let freshIdentity) = result {
+                        fetch(requests, token: fresh, identity: freshIdentity, mayReregister: false, generation: generation)
                     } else {
                         finish(generation, .failure(Self.unavailable("the feed refused the token and registering again failed", httpStatus: 401)))
                     }

@@ -6,7 +6,9 @@
 /// the server refuses (401) is replaced by registering again.
 final class Registrar: EventAuthorization, Sendable {
     enum TokenResult: Sendable {
-        case token(String)
+        /// The token and the identity it was issued for: the one a refusal of it is about, whichever identity is
+        /// current by then.
+        case token(String, identity: String)
         /// No identity was set, or it was cleared.
         case noUser
         /// The registration attempt this caller waited for failed.
@@ -120,7 +122,7 @@ final class Registrar: EventAuthorization, Sendable {
         let next = state.withLock { state -> Next in
             guard !state.stopped else { return .now(.cancelled) }
             guard let current = state.snapshot.current else { return .now(.noUser) }
-            if let registration = state.snapshot.registrations[current] { return .now(.token(registration.token)) }
+            if let registration = state.snapshot.registrations[current] { return .now(.token(registration.token, identity: current)) }
             guard requests != nil else { return .now(.failed("no Engage URL is configured")) }
             state.waiters.append(completion)
             return .wait(current)
@@ -207,7 +209,7 @@ final class Registrar: EventAuthorization, Sendable {
         if let registration {
             persist()
             logger.debug("registered as user \(registration.userID)")
-            for waiter in waiters { waiter(.token(registration.token)) }
+            for waiter in waiters { waiter(.token(registration.token, identity: identity)) }
             return
         }
         if cancelled {
