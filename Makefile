@@ -43,6 +43,7 @@ demo-wall: build
 
 test: build cli docs wheel
 	scripts/abi-check.sh 0.2.0
+	scripts/check-readme-examples.py
 	scripts/python-test.sh build/wheel/*.whl
 	$(SWIFT) build --build-tests
 	BE_LIB_DIR="$(DEBUG_DIR)" BE_DIST_DIR="$(DIST)" $(SWIFT) test
@@ -53,6 +54,7 @@ test: build cli docs wheel
 	scripts/check-sanitizer.sh thread
 	scripts/check-sanitizer.sh address
 	cd bindings/rust && env -u BLINKENGAGE_LIB_DIR PKG_CONFIG_LIBDIR=/nonexistent cargo test --offline  # finds ../../dist/lib itself
+	scripts/rust-example.sh
 	$(MAKE) --no-print-directory test-portable
 	scripts/scan-test.sh
 
@@ -105,7 +107,7 @@ wheel: dist
 unity-package: dist
 	rm -rf build/unity && mkdir -p build/unity
 	cp -r bindings/csharp build/unity/com.blinkengage.sdk
-	rm -rf build/unity/com.blinkengage.sdk/Tests build/unity/com.blinkengage.sdk/Examples
+	rm -rf "build/unity/com.blinkengage.sdk/Tests~" "build/unity/com.blinkengage.sdk/Examples~"
 	cp "$(DIST)/lib/libblinkengage.so.1" build/unity/com.blinkengage.sdk/Plugins/x86_64/libblinkengage.so
 	@echo "unity-package: build/unity/com.blinkengage.sdk"
 

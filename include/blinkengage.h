@@ -1019,6 +1019,21 @@ const char *be_offer_description(const be_offer *offer);
 const char *be_offer_image_url(const be_offer *offer);
 /** The click tracker URL the host opens on the positive CTA. */
 const char *be_offer_click_url(const be_offer *offer);
+/**
+ * The offer's beacons: the impression pixel ("pixel"), the advertiser's pixel ("adv_pixel_url"), and the
+ * "beacons" object's "close" and "no_thanks_click". The SDK fires them itself (screens, the wall, feed events,
+ * visibility); a host that fires one itself replaces each `{cbuster}` (or `%7Bcbuster%7D`, any case) with a fresh
+ * random number first, as the SDK does. Read as every URL field is (see above).
+ * @param offer the offer; NULL returns NULL.
+ * @return the URL, borrowed from the offer's owner; NULL when absent or not an http(s) URL.
+ */
+const char *be_offer_pixel_url(const be_offer *offer);
+/** The advertiser's impression pixel ("adv_pixel_url"); see be_offer_pixel_url(). */
+const char *be_offer_adv_pixel_url(const be_offer *offer);
+/** The beacon fired when the user closes the offer ("beacons"."close"); see be_offer_pixel_url(). */
+const char *be_offer_close_beacon_url(const be_offer *offer);
+/** The beacon fired on the negative CTA ("beacons"."no_thanks_click"); see be_offer_pixel_url(). */
+const char *be_offer_no_thanks_beacon_url(const be_offer *offer);
 /** Text of the positive CTA button. */
 const char *be_offer_cta_yes(const be_offer *offer);
 /** Text of the negative CTA button. */

@@ -7,8 +7,12 @@
 #      end only), read by the same program built once against each header;
 #   3. every function is exported by the release library (when dist/ is built);
 #   4. every function added since the release is named in CHANGELOG.md before "## 0.1.0" (a `prefix_*` counts).
-# Adding passes; removing or changing fails. (abidw reads the exported symbols of the library but not their types:
-# the C entry points are Swift functions, whose DWARF carries Swift types, so the header is the source of types.)
+#   5. abidiff (Debian's abigail-tools) of the release's ABI, kept as abigail XML (packaging/abi/blinkengage-<version>.abi,
+#      written by scripts/abi-probe.sh from the release's header), against today's: no function removed or changed,
+#      no type changed but a struct grown at its end (be_stats, passed with its struct_size). It is first shown headers
+#      with a function removed and with a struct member retyped, which it must refuse.
+# Adding passes; removing or changing fails. (The library's own DWARF cannot serve abidw: its C entry points are
+# Swift functions, whose DWARF carries Swift types; so the types come from the header, through a C probe.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 release=${1:-0.2.0}
@@ -93,3 +97,49 @@ if [ -f dist/lib/libblinkengage.so.1 ]; then
   [ -z "$missing" ] || { echo "abi: declared but not exported: $missing" >&2; exit 1; }
 fi
 echo "abi: every struct member and enum constant of $release has its offset, size or value; the header compiles with its prototypes"
+
+# 5. abidiff against the release's ABI kept in the repository.
+baseline=packaging/abi/blinkengage-$release.abi
+command -v abidiff >/dev/null || { echo "abi: abidiff is missing (apt-get install abigail-tools)" >&2; exit 1; }
+compatible() {  # abidiff's verdict on an ABI file: nothing removed or changed but structs grown at their end
+  local report status=0
+  report=$(abidiff "$baseline" "$1") || status=$?
+  (( status & 1 || status & 2 )) && { echo "abi: abidiff could not run: $report" >&2; exit 1; }
+  printf '%s\n' "$report" > "$work/report"
+  python3 - "$work/report" <<'PY' || { echo "$report"; return 1; }
+import re, sys
+report = open(sys.argv[1]).read()
+summary = re.findall(r"^(Functions|Variables) changes summary: (\d+) Removed, (\d+) Changed", report, re.M)
+if any(int(removed) for _, removed, _ in summary):
+    sys.exit(1)
+# A changed function or variable passes only when every change in it is a struct grown at its end (be_stats, which
+# callers pass with its struct_size): its size grew and each insertion lies at or past the old end.
+allowed_path = re.compile(r"^\s*(\[C\] '.*' was changed:|type of variable changed:|in (unqualified underlying|pointed to) type .*:|"
+                          r"parameter \d+ of type .* has sub-type changes:|underlying type 'struct \w+' changed:|"
+                          r"\d+ data member insertions?:|)$")
+old_size = None
+for row in report.splitlines():
+    size = re.match(r"^\s*type size changed from (\d+) to (\d+) \(in bits\)$", row)
+    insertion = re.match(r"^\s*'.*', at offset (\d+) \(in bits\)$", row)
+    if size:
+        old_size = int(size.group(1))
+        if int(size.group(2)) < old_size:
+            sys.exit(1)
+    elif insertion:
+        if old_size is None or int(insertion.group(1)) < old_size:
+            sys.exit(1)
+    elif not (allowed_path.match(row) or re.match(r"^\s*\[A\] |^\s*\d+ (Added|Changed) (variables?|functions?):$|^(Functions|Variables) changes summary:", row)):
+        sys.exit(1)
+PY
+}
+for breakage in '/^const char \*be_offer_title(/d' 's/    uint64_t requests_sent;/    uint32_t requests_sent;/'; do
+  sed -e "$breakage" include/blinkengage.h > "$work/broken.h"
+  scripts/abi-probe.sh "$work/broken.h" "$work/broken.abi"
+  if compatible "$work/broken.abi" >/dev/null; then
+    echo "abi: abidiff passed a broken header (sed '$breakage')" >&2
+    exit 1
+  fi
+done
+scripts/abi-probe.sh include/blinkengage.h "$work/today.abi"
+compatible "$work/today.abi" >&2 || { echo "abi: abidiff: today's header breaks $release's ABI (report above)" >&2; exit 1; }
+echo "abi: abidiff against $baseline: nothing removed or changed but be_stats grown at its end (broken headers refused)"

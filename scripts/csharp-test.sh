@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The C# binding (bindings/csharp) with Debian's Mono: builds the runtime assembly against the .NET 4.7.2
-# reference profile (what Unity's .NET Framework profile offers), checks the UPM package's manifest and asmdef
-# and compiles the sample against a stand-in for the two UnityEngine types it uses, then runs the test suite
+# reference profile (what Unity's .NET Framework profile offers), checks the UPM package as Unity reads it
+# (check_package.py) and compiles the runner and the sample against a stand-in for the UnityEngine types they
+# use, then runs the test suite
 # against the sandbox twice: with the JIT, and under full AOT (every assembly compiled ahead, no JIT at all:
 # the stand-in for IL2CPP's rules).   scripts/csharp-test.sh DIST_DIR
 set -euo pipefail
@@ -12,12 +13,17 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 "$top/scripts/bindings-build.sh" "$work" "$dist" csharp
-mcs -sdk:4.7.2 -warnaserror -r:"$work/BlinkEngage.dll" -r:System.Core.dll -out:"$work/BlinkEngage.Tests.exe" "$pkg"/Tests/*.cs
-mcs -sdk:4.7.2 -warnaserror -r:"$work/BlinkEngage.dll" -out:"$work/Offers.exe" "$pkg"/Examples/Offers.cs
-python3 "$pkg/Tests/check_package.py" "$pkg"
-mcs -sdk:4.7.2 -target:library -out:"$work/UnityEngine.dll" "$pkg/Tests/UnityEngineStandIn.cs"
+python3 "$pkg/Tests~/check_package.py" "$pkg"
+# The Unity assembly (the runner) and the sample against a stand-in for the UnityEngine types they use; the suite
+# drives the runner's frames through the same stand-in.
+mcs -sdk:4.7.2 -target:library -out:"$work/UnityEngine.dll" "$pkg/Tests~/UnityEngineStandIn.cs"
+mcs -sdk:4.7.2 -target:library -warnaserror -r:"$work/BlinkEngage.dll" -r:"$work/UnityEngine.dll" -out:"$work/BlinkEngage.Unity.dll" \
+    "$pkg"/Unity/*.cs
 mcs -sdk:4.7.2 -target:library -warnaserror -r:"$work/BlinkEngage.dll" -r:"$work/UnityEngine.dll" -out:"$work/Sample.dll" \
     "$pkg"/Samples~/FetchOffers/*.cs
+mcs -sdk:4.7.2 -warnaserror -r:"$work/BlinkEngage.dll" -r:"$work/BlinkEngage.Unity.dll" -r:"$work/UnityEngine.dll" \
+    -r:System.Core.dll -out:"$work/BlinkEngage.Tests.exe" $(ls "$pkg"/Tests~/*.cs | grep -v UnityEngineStandIn.cs)
+mcs -sdk:4.7.2 -warnaserror -r:"$work/BlinkEngage.dll" -out:"$work/Offers.exe" "$pkg"/Examples~/Offers.cs
 
 # The header as the checks read it, and the C compiler's struct layout.
 "$top/scripts/header-abi.py" "$top/include/blinkengage.h" > "$work/header.abi"
@@ -39,13 +45,13 @@ mono --debug BlinkEngage.Tests.exe
 echo "csharp: the README's example against a sandbox"
 coproc SANDBOX { exec python3 "$top/sandbox/server.py" --exit-on-stdin-eof; }
 read -r line <&"${SANDBOX[0]}"
-mono Offers.exe "${line#listening on }/native/v4" | tee offers.txt
+mono Offers.exe "${line#listening on }/native/v4" "${line#listening on }" "$work/example-storage" | tee offers.txt
 kill "$SANDBOX_PID" 2>/dev/null || true
-grep -q "^3 offers$" offers.txt
+grep -q "^3 offers$" offers.txt && grep -q "^2 groups$" offers.txt
 
 echo "csharp: the suite under full AOT"
 mkdir aot
-cp BlinkEngage.dll BlinkEngage.Tests.exe aot/
+cp BlinkEngage.dll BlinkEngage.Unity.dll UnityEngine.dll BlinkEngage.Tests.exe aot/
 for assembly in mscorlib System System.Core Mono.Security System.Configuration System.Xml System.Security System.Numerics; do cp "/usr/lib/mono/4.5/$assembly.dll" aot/; done
 cd aot
 for assembly in *.dll BlinkEngage.Tests.exe; do

@@ -16,6 +16,7 @@ command -v python3 >/dev/null || missing+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)  # the wheel is tested in a fresh venv
 command -v valgrind >/dev/null || missing+=(valgrind)
 command -v nm >/dev/null || missing+=(binutils)
+command -v abidiff >/dev/null || missing+=(abigail-tools)  # scripts/abi-check.sh
 command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
 command -v cmake >/dev/null || missing+=(cmake)

@@ -15,8 +15,17 @@ javac --release 17 -d "$work/test" -cp "$work/blinkengage.jar:$junit" $(find "$p
 javac --release 17 -Xlint:all -Werror -d "$work/examples" -cp "$work/blinkengage.jar" "$pkg/examples/Offers.java"
 "$top/scripts/header-abi.py" "$top/include/blinkengage.h" > "$work/header.abi"
 
+# What the jar must hold to work alone: the shim and the library for this platform, the consumer rules, the pom.
+listing=$(jar --list --file "$work/blinkengage.jar")
+for entry in "native/linux-$(uname -m)/libblinkengage_jni.so" "native/linux-$(uname -m)/libblinkengage.so.1" \
+             META-INF/proguard/blinkengage.pro META-INF/maven/com.blinkengage/blinkengage/pom.xml; do
+  grep -qx "$entry" <<<"$listing" || { echo "java: the jar lacks $entry" >&2; exit 1; }
+done
+python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$work/pom.xml"
+
+# Every run loads the native code the way an integrator's does: from the jar alone, no java.library.path.
 run() {
-  java "$@" -Djava.library.path="$work" -Dblinkengage.top="$top" -Dblinkengage.header.abi="$work/header.abi" \
+  java "$@" -Dblinkengage.top="$top" -Dblinkengage.header.abi="$work/header.abi" \
        -cp "$work/blinkengage.jar:$work/test:$junit" org.junit.runner.JUnitCore \
        com.blinkengage.HeaderTest com.blinkengage.SdkTest com.blinkengage.SoakTest
 }
@@ -33,6 +42,9 @@ fi
 echo "java: the README's example against a sandbox"
 coproc SANDBOX { exec python3 "$top/sandbox/server.py" --exit-on-stdin-eof 2>/dev/null; }
 read -r line <&"${SANDBOX[0]}"
-java -Djava.library.path="$work" -cp "$work/blinkengage.jar:$work/examples" Offers "${line#listening on }/native/v4" | tee "$work/offers.txt"
+# From a directory of its own with only the jar: java -cp blinkengage.jar and nothing else.
+mkdir -p "$work/alone" && cp "$work/blinkengage.jar" "$work/alone/" && cp -r "$work/examples" "$work/alone/"
+(cd "$work/alone" && env -u LD_LIBRARY_PATH java -cp "blinkengage.jar:examples" Offers "${line#listening on }/native/v4" \
+   "${line#listening on }" "$work/example-storage") | tee "$work/offers.txt"
 kill "$SANDBOX_PID" 2>/dev/null || true
-grep -q "^3 offers$" "$work/offers.txt"
+grep -q "^3 offers$" "$work/offers.txt" && grep -q "^2 groups$" "$work/offers.txt"

@@ -19,8 +19,8 @@ coproc SANDBOX { exec python3 "$top/sandbox/server.py" --exit-on-stdin-eof; }
 trap 'kill "$SANDBOX_PID" 2>/dev/null || true; rm -rf "$work"' EXIT
 read -r line <&"${SANDBOX[0]}"
 url="${line#listening on }"
-"$work/venv/bin/python" "$top/bindings/python/examples/offers.py" "$url/native/v4" | tee "$work/offers.txt"
-grep -q "^3 offers$" "$work/offers.txt"
+"$work/venv/bin/python" "$top/bindings/python/examples/offers.py" "$url/native/v4" "$url" "$work/example-storage" | tee "$work/offers.txt"
+grep -q "^3 offers$" "$work/offers.txt" && grep -q "^2 groups$" "$work/offers.txt"
 "$work/venv/bin/python" "$top/bindings/python/examples/async_offers.py" "$url" | tee "$work/async.txt"
 grep -q "^zone 1: shown" "$work/async.txt"
 echo "python: the wheel $(basename "$wheel") passed from a fresh virtual environment"

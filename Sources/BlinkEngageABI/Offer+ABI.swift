@@ -26,6 +26,22 @@ public func be_offer_image_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>?
 public func be_offer_click_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .clickURL) }
 
 @c @implementation
+public func be_offer_pixel_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .pixel) }
+
+@c @implementation
+public func be_offer_adv_pixel_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .advertiserPixelURL) }
+
+@c @implementation
+public func be_offer_close_beacon_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handle.with(offer, as: Offer.self) { $0.beaconText("close") }
+}
+
+@c @implementation
+public func be_offer_no_thanks_beacon_url(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handle.with(offer, as: Offer.self) { $0.beaconText("no_thanks_click") }
+}
+
+@c @implementation
 public func be_offer_cta_yes(_ offer: OpaquePointer?) -> UnsafePointer<CChar>? { offerField(offer, .ctaYes) }
 
 @c @implementation

@@ -110,10 +110,29 @@ public final class AnswerTexts: @unchecked Sendable {
         }
     }
 
+    /// The URL string at `position` as the host gets it (`ServiceURL.read`): its own text when it is its own `href`,
+    /// else the `href`, made on the first request and kept in the position's slot; nil when it is not a non-empty
+    /// string or is refused. For URLs read when asked for rather than at decode (an offer's `beacons`).
+    func urlText(at position: Int) -> UnsafePointer<CChar>? {
+        guard position >= 0, position < tape.count, tape.isString(position), !tape.isEmptyString(position) else { return nil }
+        switch tape.withText(position, ServiceURL.read) {
+        case .asGiven: return text(at: position)
+        case .refused: return nil
+        case .rewritten(var href): return slotText(at: position) { body in href.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
+        }
+    }
+
     /// The host text of the container at `position` (see `JSONTape.withText`), made on the first request and kept
-    /// in its slot. The slots (one per tape position) are allocated on the first request of a container's text.
+    /// in its slot.
     private func madeHostText(at position: Int) -> UnsafePointer<CChar>? {
         guard position >= 0, position < tape.count else { return nil }
+        return slotText(at: position) { body in tape.withText(position, body) }
+    }
+
+    /// The text kept in the slot of `position`, made from the bytes `make` passes on the first request. The slots
+    /// (one per tape position) are allocated on the first request of any.
+    private func slotText(at position: Int,
+                          _ make: ((UnsafeRawBufferPointer) -> UnsafePointer<CChar>) -> UnsafePointer<CChar>) -> UnsafePointer<CChar> {
         mutex.lock()
         defer { mutex.unlock() }
         let table: UnsafeMutablePointer<UnsafePointer<CChar>?>
@@ -126,7 +145,7 @@ public final class AnswerTexts: @unchecked Sendable {
             slotMemory = memory
         }
         if let made = table[position] { return made }
-        let made = tape.withText(position) { keep($0) }
+        let made = make { keep($0) }
         table[position] = made
         return made
     }

@@ -24,8 +24,10 @@ namespace BlinkEngage
         /// one per log handler or transport still in use. 0 once every SDK and configuration is disposed.</summary>
         public static int OutstandingCallbackHandles { get { return Callbacks.Outstanding; } }
 
-        /// <summary>Raised for an exception a callback, log handler or transport threw outside
-        /// <see cref="Dispatch"/> (inside it, Dispatch rethrows it). Never lets one reach native code.</summary>
+        /// <summary>Raised for every exception a callback, log handler or transport threw, on the thread that ran
+        /// it, after which the next callback runs: one never reaches native code nor the caller of
+        /// <see cref="Dispatch"/> (in Unity it would skip the rest of that frame's Update). Without a handler it is
+        /// written to standard error; <c>BlinkEngageRunner</c> sends it to <c>Debug.LogException</c>.</summary>
         public static event Action<Exception> UnhandledCallbackException;
 
         internal static void RaiseUnhandledCallbackException(Exception e)
@@ -58,21 +60,18 @@ namespace BlinkEngage
             set { handle.ShutdownTimeoutMs = value; }
         }
 
+        /// <summary>Whether <see cref="Dispose"/> has run.</summary>
+        public bool IsDisposed { get { return handle.IsClosed; } }
+
         /// <summary>Shuts down (be_sdk_shutdown). Inside one of this SDK's callbacks the shutdown happens
         /// right after the callback returns. A second Dispose does nothing.</summary>
         public void Dispose() { handle.Dispose(); }
 
         /// <summary>Runs up to <paramref name="maxCallbacks"/> owed callbacks (all when &lt;= 0) on this thread;
-        /// call it from the engine's loop (<c>MonoBehaviour.Update</c>). Returns how many ran. An exception a
-        /// callback threw is rethrown here, after the library has returned (several as an AggregateException).</summary>
-        public int Dispatch(int maxCallbacks = 0)
-        {
-            Callbacks.EnterDispatch();
-            int ran;
-            try { ran = Native.be_sdk_dispatch(handle, maxCallbacks); }
-            finally { Callbacks.LeaveDispatch(); }
-            return ran;
-        }
+        /// call it from the engine's loop (<c>MonoBehaviour.Update</c>), or let <c>BlinkEngageRunner</c> do it.
+        /// Returns how many ran. An exception a callback throws goes to <see cref="UnhandledCallbackException"/>,
+        /// never out of Dispatch.</summary>
+        public int Dispatch(int maxCallbacks = 0) { return Native.be_sdk_dispatch(handle, maxCallbacks); }
 
         /// <summary>A descriptor readable while callbacks wait, for hosts with a poll loop; -1 in the other mode.</summary>
         public int DispatchFd { get { return Native.be_sdk_dispatch_fd(handle); } }

@@ -5,7 +5,6 @@
 // No exception ever crosses back into native code.
 using System;
 using System.Collections.Generic;
-using System.Runtime.ExceptionServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 using AOT;
@@ -124,32 +123,9 @@ namespace BlinkEngage
 
         internal static bool InCallback { get { return callbackDepth > 0; } }
 
-        // Exceptions thrown by host callbacks: inside BlinkEngageSDK.Dispatch they are rethrown by Dispatch once
-        // the library has returned; elsewhere they go to BlinkEngageSDK.UnhandledCallbackException.
-        [ThreadStatic] static List<Exception> caughtInDispatch;
-        [ThreadStatic] static int dispatchDepth;
-
-        static void Report(Exception e)
-        {
-            if (dispatchDepth > 0)
-            {
-                if (caughtInDispatch == null) caughtInDispatch = new List<Exception>();
-                caughtInDispatch.Add(e);
-                return;
-            }
-            BlinkEngageSDK.RaiseUnhandledCallbackException(e);
-        }
-
-        internal static void EnterDispatch() { dispatchDepth++; }
-
-        internal static void LeaveDispatch()
-        {
-            if (--dispatchDepth > 0 || caughtInDispatch == null || caughtInDispatch.Count == 0) return;
-            var caught = caughtInDispatch;
-            caughtInDispatch = null;
-            if (caught.Count == 1) ExceptionDispatchInfo.Capture(caught[0]).Throw();
-            throw new AggregateException("callbacks threw during Dispatch", caught);
-        }
+        // Exceptions thrown by host callbacks: one rule in every binding (bindings/README.md): to the process's
+        // handler, and the next callback runs.
+        static void Report(Exception e) { BlinkEngageSDK.RaiseUnhandledCallbackException(e); }
     }
 
     // The managed side of one asynchronous call: a host callback, or a TaskCompletionSource through the

@@ -26,7 +26,16 @@ namespace BlinkEngage
         public Config SetEngageUrl(string baseUrl) { return Check(Native.be_config_set_engage_url(Handle, Utf8.Encode(baseUrl, "baseUrl"))); }
         /// <param name="urlTemplate">must contain "{zone}".</param>
         public Config SetZoneAdUrl(string urlTemplate) { return Check(Native.be_config_set_zone_ad_url(Handle, Utf8.Encode(urlTemplate, "urlTemplate"))); }
-        public Config SetStorageDir(string path) { return Check(Native.be_config_set_storage_dir(Handle, Utf8.Encode(path, "path"))); }
+        public Config SetStorageDir(string path)
+        {
+            Check(Native.be_config_set_storage_dir(Handle, Utf8.Encode(path, "path")));
+            HasStorageDir = true;
+            return this;
+        }
+
+        /// <summary>Whether <see cref="SetStorageDir"/> named the storage directory (else the library's default,
+        /// which <c>BlinkEngageRunner</c> replaces with one under <c>Application.persistentDataPath</c>).</summary>
+        public bool HasStorageDir { get; private set; }
         /// <param name="userAgent">"" restores the default.</param>
         public Config SetUserAgent(string userAgent) { return Check(Native.be_config_set_user_agent(Handle, Utf8.Encode(userAgent, "userAgent"))); }
         public Config SetTimeoutMs(uint timeoutMs) { return Check(Native.be_config_set_timeout_ms(Handle, timeoutMs)); }

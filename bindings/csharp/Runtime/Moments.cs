@@ -85,6 +85,15 @@ namespace BlinkEngage
         public string Description { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_description(Pointer)); } }
         public string ImageUrl { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_image_url(Pointer)); } }
         public string ClickUrl { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_click_url(Pointer)); } }
+        /// <summary>The impression pixel ("pixel"). The SDK fires beacons itself; a host firing one replaces each
+        /// <c>{cbuster}</c> (or <c>%7Bcbuster%7D</c>) with a fresh random number first, as the SDK does.</summary>
+        public string PixelUrl { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_pixel_url(Pointer)); } }
+        /// <summary>The advertiser's impression pixel ("adv_pixel_url"); see <see cref="PixelUrl"/>.</summary>
+        public string AdvertiserPixelUrl { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_adv_pixel_url(Pointer)); } }
+        /// <summary>The beacon of closing the offer ("beacons"."close"); see <see cref="PixelUrl"/>.</summary>
+        public string CloseBeaconUrl { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_close_beacon_url(Pointer)); } }
+        /// <summary>The beacon of the negative CTA ("beacons"."no_thanks_click"); see <see cref="PixelUrl"/>.</summary>
+        public string NoThanksBeaconUrl { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_no_thanks_beacon_url(Pointer)); } }
         public string CtaYes { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_cta_yes(Pointer)); } }
         public string CtaNo { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_cta_no(Pointer)); } }
         public string TermsHtml { get { using (new Lease(Owner)) return Utf8.Decode(Native.be_offer_terms_html(Pointer)); } }

@@ -85,8 +85,13 @@ namespace BlinkEngage
     internal static class Native
     {
         // The library's name as DllImport resolves it: libblinkengage.so on Linux, blinkengage.dll, and
-        // libblinkengage.dylib, from the Plugins folder in Unity or the loader's search path elsewhere.
+        // libblinkengage.dylib, from the Plugins folder in Unity or the loader's search path elsewhere. Where
+        // Unity links native code statically into the player (iOS, WebGL), the functions are the process's own.
+#if (UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR
+        internal const string Library = "__Internal";
+#else
         internal const string Library = "blinkengage";
+#endif
 
         internal const int BE_CALLBACKS_ON_DISPATCH = 1;
         internal const int BE_CALLBACKS_ON_SDK_THREAD = 0;
@@ -361,6 +366,14 @@ namespace BlinkEngage
         internal static extern IntPtr be_offer_image_url(IntPtr offer);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr be_offer_click_url(IntPtr offer);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr be_offer_pixel_url(IntPtr offer);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr be_offer_adv_pixel_url(IntPtr offer);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr be_offer_close_beacon_url(IntPtr offer);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr be_offer_no_thanks_beacon_url(IntPtr offer);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr be_offer_cta_yes(IntPtr offer);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

@@ -51,6 +51,10 @@ static class BindingTests
             var offer = response.Offers[0];
             Assert.True(!string.IsNullOrEmpty(offer.Title) && !string.IsNullOrEmpty(offer.Description), "title and description");
             Assert.True(offer.ClickUrl.StartsWith("https://"), "click URL: " + offer.ClickUrl);
+            Assert.True(offer.PixelUrl.EndsWith("/b/track/sdk/v2/impression/p.png?o_id=4001&sess_id=5f2c0001e1&cbuster=%7Bcbuster%7D"), "pixel: " + offer.PixelUrl);
+            Assert.True(offer.AdvertiserPixelUrl.EndsWith("/b/adv/imp?o=4001&cb={cbuster}"), "advertiser pixel: " + offer.AdvertiserPixelUrl);
+            Assert.True(offer.CloseBeaconUrl.EndsWith("/b/track/event/record/close?o_id=4001&sess_id=5f2c0001e1"), "close: " + offer.CloseBeaconUrl);
+            Assert.True(offer.NoThanksBeaconUrl.EndsWith("/b/track/event/record/no_thanks_click?o_id=4001&sess_id=5f2c0001e1"), "no thanks: " + offer.NoThanksBeaconUrl);
             Assert.True(offer.CtaYes != null && offer.CtaNo != null, "calls to action");
             Assert.Equal("Streamly", offer.Field("advertiser_name"), "a field by name");
             Assert.True(offer.Json.Contains("\"campaign_id\": 1201") || offer.Json.Contains("\"campaign_id\":1201"), "the offer's JSON");
@@ -467,24 +471,35 @@ static class BindingTests
     }
 
     [Test]
-    static void ExceptionsInCallbacksAreRethrownByDispatch()
+    static void ExceptionsInCallbacksGoToTheHandlerAndTheNextCallbackRuns()
     {
-        using (var sandbox = new Sandbox())
-        using (var config = sandbox.Config())
-        using (var sdk = BlinkEngageSDK.Start(config))
-        using (var request = Checkout())
+        var caught = new List<Exception>();
+        Action<Exception> handler = e => caught.Add(e);
+        BlinkEngageSDK.UnhandledCallbackException += handler;
+        try
         {
-            var ran = false;
-            sdk.FetchMomentsOffers(request, (response, error) =>
+            using (var sandbox = new Sandbox())
+            using (var config = sandbox.Config())
+            using (var sdk = BlinkEngageSDK.Start(config))
+            using (var request = Checkout())
             {
-                ran = true;
-                response.Dispose();
-                throw new InvalidOperationException("host bug");
-            });
-            var thrown = Assert.Throws<InvalidOperationException>(() => Wait.Until(sdk, () => ran, "the throwing callback"), "rethrown");
-            Assert.Equal("host bug", thrown.Message, "the host's exception");
-            using (Ok<MomentsResponse>(sdk, done => sdk.FetchMomentsOffers(request, done), "the SDK still works")) { }
+                var ran = 0;
+                for (var i = 0; i < 2; i++)
+                {
+                    sdk.FetchMomentsOffers(request, (response, error) =>
+                    {
+                        ran++;
+                        response.Dispose();
+                        throw new InvalidOperationException("host bug " + ran);
+                    });
+                }
+                Wait.Until(sdk, () => ran == 2, "both throwing callbacks, without an exception out of Dispatch");
+                Assert.Equal(2, caught.Count, "both exceptions handed to the handler");
+                Assert.Equal("host bug 1", caught[0].Message, "the host's exception, as thrown");
+                using (Ok<MomentsResponse>(sdk, done => sdk.FetchMomentsOffers(request, done), "the SDK still works")) { }
+            }
         }
+        finally { BlinkEngageSDK.UnhandledCallbackException -= handler; }
     }
 
     [Test]

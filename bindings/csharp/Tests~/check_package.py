@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """What can be checked of the Unity package without Unity: package.json against the UPM manifest's rules, the
-asmdef as Unity reads it, every sample path present, and the plugin's .meta for Linux x86-64."""
+asmdefs as Unity reads them, every sample path present under Samples~, the plugin's .meta for Linux x86-64, and
+every asset's .meta as Unity needs it in a package it cannot write to (a git URL or a tarball): one beside every
+file and folder Unity imports, none orphaned, each GUID well-formed, unique and the one scripts/unity-meta.py
+derives from the asset's path (the plugin's keeps the GUID 0.2.0 shipped with)."""
+import hashlib
 import json
 import os
 import re
@@ -41,6 +45,51 @@ meta = open(os.path.join(pkg, "Plugins", "x86_64", "libblinkengage.so.meta")).re
 if "PluginImporter:" not in meta or "Standalone: Linux64" not in meta or not re.search(r"^guid: [0-9a-f]{32}$", meta, re.M):
     errors.append("Plugins/x86_64/libblinkengage.so.meta must import the library for Linux64 with a 32-digit guid")
 
+unity_asmdef = json.load(open(os.path.join(pkg, "Unity", "BlinkEngage.Unity.asmdef")))
+if unity_asmdef.get("references") != ["BlinkEngage.Runtime"] or unity_asmdef.get("noEngineReferences"):
+    errors.append("the Unity assembly references BlinkEngage.Runtime and UnityEngine")
+
+# Every asset's .meta. Unity imports every file and folder but hidden ones, those ending in "~" and the .meta files
+# themselves; the plugin's library is copied in by make unity-package, so its .meta may stand alone here.
+PLUGIN_GUID = "5c1e0b7f3a2d4e6f8b9a0c1d2e3f4a5b"  # as released in 0.2.0: a new GUID would break a project's references
+guids = {}
+for root, folders, files in os.walk(pkg):
+    folders[:] = [f for f in folders if not f.startswith(".") and not f.endswith("~")]
+    for name in folders + files:
+        if name.startswith(".") or name.endswith("~"):
+            continue
+        path = os.path.join(root, name)
+        relative = os.path.relpath(path, pkg)
+        if name.endswith(".meta"):
+            asset = path[:-len(".meta")]
+            if not os.path.exists(asset) and not re.fullmatch(r"Plugins/[^/]+/libblinkengage\.[a-z]+\.meta", relative):
+                errors.append("an orphaned .meta: " + relative)
+            continue
+        meta = path + ".meta"
+        if not os.path.exists(meta):
+            errors.append(relative + " has no .meta (scripts/unity-meta.py writes one)")
+            continue
+        text = open(meta).read()
+        found = re.search(r"^guid: ([0-9a-f]{32})$", text, re.M)
+        if not text.startswith("fileFormatVersion: 2\n") or not found:
+            errors.append(relative + ".meta: not fileFormatVersion 2 with a 32-digit guid")
+            continue
+        guid = found.group(1)
+        if guid in guids:
+            errors.append("%s.meta and %s.meta share the guid %s" % (relative, guids[guid], guid))
+        guids[guid] = relative
+        derived = hashlib.md5(("com.blinkengage.sdk/" + relative).encode()).hexdigest()
+        if guid != derived:
+            errors.append(relative + ".meta: the guid is not the one derived from its path")
+        if os.path.isdir(path) and "folderAsset: yes" not in text:
+            errors.append(relative + ".meta: a folder's meta says folderAsset: yes")
+        if name.endswith(".cs") and "MonoImporter:" not in text:
+            errors.append(relative + ".meta: a script's meta has a MonoImporter")
+        if name.endswith(".asmdef") and "AssemblyDefinitionImporter:" not in text:
+            errors.append(relative + ".meta: an asmdef's meta has an AssemblyDefinitionImporter")
+if not re.search(r"^guid: %s$" % PLUGIN_GUID, open(os.path.join(pkg, "Plugins", "x86_64", "libblinkengage.so.meta")).read(), re.M):
+    errors.append("the plugin's guid changed from 0.2.0's")
+
 runtime = "".join(open(os.path.join(pkg, "Runtime", name)).read() for name in os.listdir(os.path.join(pkg, "Runtime"))
                   if name.endswith(".cs"))
 for banned in ("System.Reflection.Emit", "DynamicMethod", "Expression.Compile", "dynamic "):
@@ -49,4 +98,4 @@ for banned in ("System.Reflection.Emit", "DynamicMethod", "Expression.Compile", 
 
 if errors:
     sys.exit("csharp package: " + "; ".join(errors))
-print("csharp package: package.json, asmdef, sample and plugin meta checked")
+print("csharp package: package.json, asmdefs, sample, plugin and %d asset .meta files checked" % len(guids))

@@ -14,6 +14,7 @@
  *  - Every call into Java is followed by an exception check: the Java side already catches what listeners throw
  *    (Callbacks.java), and anything left is described and cleared here, never left pending across native code.
  */
+#define _GNU_SOURCE /* pthread_getname_np */
 #include <errno.h>
 #include <jni.h>
 #include <poll.h>
@@ -59,7 +60,11 @@ static JNIEnv *environment(void) {
     jint got = (*java_vm)->GetEnv(java_vm, (void **)&env, JNI_VERSION_1_8);
     if (got == JNI_OK) return env;
     if (got != JNI_EDETACHED) return NULL;
-    JavaVMAttachArgs args = {JNI_VERSION_1_8, "blinkengage-native", NULL};
+    /* Java sees the thread by the name the library gave it (be-callbacks, be-transport ...), as every other
+     * language and the operating system do. */
+    char name[16] = "blinkengage";
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    JavaVMAttachArgs args = {JNI_VERSION_1_8, name, NULL};
     if ((*java_vm)->AttachCurrentThreadAsDaemon(java_vm, (void **)&env, &args) != JNI_OK) return NULL;
     pthread_setspecific(attached_key, env);
     return env;
@@ -585,7 +590,8 @@ JNI(jbyteArray, responsePrivacyUrl, jlong handle) {
 /* -- offers and creatives ------------------------------------------------------------------------------------ */
 
 enum { OFFER_ID, OFFER_TITLE, OFFER_DESCRIPTION, OFFER_IMAGE_URL, OFFER_CLICK_URL, OFFER_CTA_YES, OFFER_CTA_NO,
-       OFFER_TERMS_HTML, OFFER_JSON };
+       OFFER_TERMS_HTML, OFFER_JSON, OFFER_PIXEL_URL, OFFER_ADV_PIXEL_URL, OFFER_CLOSE_BEACON_URL,
+       OFFER_NO_THANKS_BEACON_URL };
 
 JNI(jbyteArray, offerString, jlong handle, jint which) {
     (void)cls;
@@ -601,6 +607,10 @@ JNI(jbyteArray, offerString, jlong handle, jint which) {
     case OFFER_CTA_NO: value = be_offer_cta_no(offer); break;
     case OFFER_TERMS_HTML: value = be_offer_terms_html(offer); break;
     case OFFER_JSON: value = be_offer_json(offer); break;
+    case OFFER_PIXEL_URL: value = be_offer_pixel_url(offer); break;
+    case OFFER_ADV_PIXEL_URL: value = be_offer_adv_pixel_url(offer); break;
+    case OFFER_CLOSE_BEACON_URL: value = be_offer_close_beacon_url(offer); break;
+    case OFFER_NO_THANKS_BEACON_URL: value = be_offer_no_thanks_beacon_url(offer); break;
     }
     return bytes_of(env, value);
 }

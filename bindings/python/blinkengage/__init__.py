@@ -23,6 +23,7 @@ from .errors import (
     ResultCallback,
     ServiceError,
     ServiceFailure,
+    set_callback_error_handler,
     version,
 )
 from .feed import FeedEvent, FeedEventType, OfferFeed, OfferGroup, OfferScreen
@@ -32,6 +33,6 @@ from .sdk import SDK, storage_info
 __all__ = [
     "BlinkEngageError", "ServiceError", "ServiceFailure", "CallbackMode", "FetchIO", "FeedEventType", "Config", "SDK", "AsyncSDK",
     "MomentsRequest", "MomentsResponse", "Offer", "OfferFeed", "OfferGroup", "OfferScreen", "FeedEvent", "Creative",
-    "Image", "ZoneAd", "ResultCallback", "storage_info", "version",
+    "Image", "ZoneAd", "ResultCallback", "storage_info", "version", "set_callback_error_handler",
     "MOMENTS_ERROR_DOMAIN", "OFFER_FEED_ERROR_DOMAIN", "CANCELLED_ERROR_DOMAIN", "IMAGE_ERROR_DOMAIN", "ZONE_AD_ERROR_DOMAIN",
 ]

@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 from . import _native
 from ._native import lib
-from .errors import BlinkEngageError, _bytes, _check, _last_error
+from .errors import BlinkEngageError, _bytes, _callback_raised, _check, _last_error
 
 
 class CallbackMode(enum.IntEnum):
@@ -105,6 +105,12 @@ class Config:
             self._log_handler = None
             _check(lib.be_config_set_log_handler(self._handle, _native.LOG_FN(), min_level, None))
             return self
-        self._log_handler = _native.LOG_FN(lambda level, message, _: handler(level, message.decode()))
+        def log(level: int, message: bytes, _user_data: Any) -> None:
+            try:
+                handler(level, message.decode("utf-8", "replace"))
+            except Exception as raised:  # noqa: BLE001 - one rule in every binding: to the handler, then go on
+                _callback_raised(raised)
+
+        self._log_handler = _native.LOG_FN(log)
         _check(lib.be_config_set_log_handler(self._handle, self._log_handler, min_level, None))
         return self

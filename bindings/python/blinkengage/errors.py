@@ -3,6 +3,8 @@ library's results into them."""
 
 from __future__ import annotations
 
+import sys
+import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, TypeVar
 
@@ -62,6 +64,29 @@ class ServiceFailure(Exception):
     def __init__(self, error: ServiceError) -> None:
         super().__init__(f"{error.domain} {error.code}: {error.message}")
         self.error = error
+
+
+def _print_callback_error(error: BaseException) -> None:
+    print("blinkengage: a callback raised:", file=sys.stderr)
+    traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
+
+
+_callback_error_handler: Callable[[BaseException], None] = _print_callback_error
+
+
+def set_callback_error_handler(handler: Optional[Callable[[BaseException], None]]) -> None:
+    """Where an exception a callback or log handler raises goes, as in every binding: it never reaches the SDK nor
+    the caller of :meth:`SDK.dispatch`; the handler gets it on the thread that ran the callback, and the next
+    callback runs. ``None`` restores the default, which prints it with its traceback to standard error."""
+    global _callback_error_handler
+    _callback_error_handler = handler or _print_callback_error
+
+
+def _callback_raised(error: BaseException) -> None:
+    try:
+        _callback_error_handler(error)
+    except Exception:  # noqa: BLE001 - the handler's own failure has nowhere left to go
+        pass
 
 
 def version() -> str:

@@ -73,6 +73,27 @@ class Offer:
         return _text(lib.be_offer_click_url(self._handle))
 
     @property
+    def pixel_url(self) -> Optional[str]:
+        """The impression pixel ("pixel"). The SDK fires beacons itself; a host firing one replaces each
+        ``{cbuster}`` (or ``%7Bcbuster%7D``) with a fresh random number first, as the SDK does."""
+        return _text(lib.be_offer_pixel_url(self._handle))
+
+    @property
+    def advertiser_pixel_url(self) -> Optional[str]:
+        """The advertiser's impression pixel ("adv_pixel_url"); see ``pixel_url``."""
+        return _text(lib.be_offer_adv_pixel_url(self._handle))
+
+    @property
+    def close_beacon_url(self) -> Optional[str]:
+        """The beacon of closing the offer ("beacons"."close"); see ``pixel_url``."""
+        return _text(lib.be_offer_close_beacon_url(self._handle))
+
+    @property
+    def no_thanks_beacon_url(self) -> Optional[str]:
+        """The beacon of the negative CTA ("beacons"."no_thanks_click"); see ``pixel_url``."""
+        return _text(lib.be_offer_no_thanks_beacon_url(self._handle))
+
+    @property
     def cta_yes(self) -> Optional[str]:
         return _text(lib.be_offer_cta_yes(self._handle))
 

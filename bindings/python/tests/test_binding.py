@@ -84,6 +84,11 @@ def test_moments_fetch_with_styles_and_a_screen(sdk: blinkengage.SDK, sandbox: s
                   lambda done: sdk.fetch_moments_offers(blinkengage.MomentsRequest("checkout"), done))
     assert [offer.id for offer in response.offers] == ["4001", "4002", "4003"]
     assert response.offers[0].field("advertiser_name") == "Streamly"
+    offer = response.offers[0]
+    assert (offer.pixel_url or "").endswith("/b/track/sdk/v2/impression/p.png?o_id=4001&sess_id=5f2c0001e1&cbuster=%7Bcbuster%7D")
+    assert (offer.advertiser_pixel_url or "").endswith("/b/adv/imp?o=4001&cb={cbuster}")
+    assert (offer.close_beacon_url or "").endswith("/b/track/event/record/close?o_id=4001&sess_id=5f2c0001e1")
+    assert (offer.no_thanks_beacon_url or "").endswith("/b/track/event/record/no_thanks_click?o_id=4001&sess_id=5f2c0001e1")
     assert json.loads(response.offers[0].json or "{}")["campaign_id"] == 1201
     assert response.style("offerText.buttonYes.background") == "#1A73E8"
     screen = sdk.moments_screen(response)
@@ -247,3 +252,4 @@ def test_storage_info_reads_a_directory(sandbox: str) -> None:
     assert info["has_identity"] == 1 and info["database_bytes"] > 0
     with pytest.raises(blinkengage.BlinkEngageError, match="not found"):
         blinkengage.storage_info(storage, "another-key")
+

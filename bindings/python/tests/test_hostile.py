@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import sys
 import threading
 import urllib.request
 from typing import Any, Optional
@@ -29,22 +28,23 @@ def offer_requests(sandbox: str) -> int:
         return sum(1 for r in json.load(answer) if r["path"].endswith("offers.json"))
 
 
-def test_a_callback_that_raises_is_reported_and_the_sdk_goes_on(sdk: blinkengage.SDK) -> None:
+def test_a_callback_that_raises_goes_to_the_handler_and_the_next_callback_runs(sdk: blinkengage.SDK) -> None:
+    """One rule in every binding: to the handler (never out of dispatch), then the next callback."""
     caught: list[BaseException] = []
-    previous = sys.unraisablehook
-    sys.unraisablehook = lambda unraisable: caught.append(unraisable.exc_value) if unraisable.exc_value else None
     ran: list[int] = []
+    blinkengage.set_callback_error_handler(caught.append)
 
     def raising(response: Optional[MomentsResponse], error: Optional[ServiceError]) -> None:
         ran.append(1)
-        raise RuntimeError("host bug")
+        raise RuntimeError(f"host bug {len(ran)}")
 
     try:
-        sdk.fetch_moments_offers(blinkengage.MomentsRequest("checkout"), raising)
-        assert sdk.run_until(lambda: bool(ran))
+        for _ in range(2):
+            sdk.fetch_moments_offers(blinkengage.MomentsRequest("checkout"), raising)
+        assert sdk.run_until(lambda: len(ran) == 2)  # nothing raised out of dispatch
     finally:
-        sys.unraisablehook = previous
-    assert [str(e) for e in caught] == ["host bug"]
+        blinkengage.set_callback_error_handler(None)
+    assert [str(e) for e in caught] == ["host bug 1", "host bug 2"]
     after: list[Optional[MomentsResponse]] = []
     sdk.fetch_moments_offers(blinkengage.MomentsRequest("checkout"), lambda response, error: after.append(response))
     assert sdk.run_until(lambda: bool(after)) and after[0] is not None

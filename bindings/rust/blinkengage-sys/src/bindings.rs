@@ -648,6 +648,18 @@ extern "C" {
     pub fn be_offer_click_url(offer: *const be_offer) -> *const ::std::os::raw::c_char;
 }
 extern "C" {
+    pub fn be_offer_pixel_url(offer: *const be_offer) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn be_offer_adv_pixel_url(offer: *const be_offer) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn be_offer_close_beacon_url(offer: *const be_offer) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn be_offer_no_thanks_beacon_url(offer: *const be_offer) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
     pub fn be_offer_cta_yes(offer: *const be_offer) -> *const ::std::os::raw::c_char;
 }
 extern "C" {

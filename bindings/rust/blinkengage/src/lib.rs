@@ -326,6 +326,15 @@ impl<'a> Offer<'a> {
     pub fn description(&self) -> Option<&'a str> { self.get(sys::be_offer_description) }
     pub fn image_url(&self) -> Option<&'a str> { self.get(sys::be_offer_image_url) }
     pub fn click_url(&self) -> Option<&'a str> { self.get(sys::be_offer_click_url) }
+    /// The impression pixel ("pixel"). The SDK fires beacons itself; a host firing one replaces each `{cbuster}`
+    /// (or `%7Bcbuster%7D`) with a fresh random number first, as the SDK does.
+    pub fn pixel_url(&self) -> Option<&'a str> { self.get(sys::be_offer_pixel_url) }
+    /// The advertiser's impression pixel ("adv_pixel_url"); see `pixel_url`.
+    pub fn advertiser_pixel_url(&self) -> Option<&'a str> { self.get(sys::be_offer_adv_pixel_url) }
+    /// The beacon of closing the offer ("beacons"."close"); see `pixel_url`.
+    pub fn close_beacon_url(&self) -> Option<&'a str> { self.get(sys::be_offer_close_beacon_url) }
+    /// The beacon of the negative CTA ("beacons"."no_thanks_click"); see `pixel_url`.
+    pub fn no_thanks_beacon_url(&self) -> Option<&'a str> { self.get(sys::be_offer_no_thanks_beacon_url) }
     pub fn cta_yes(&self) -> Option<&'a str> { self.get(sys::be_offer_cta_yes) }
     pub fn cta_no(&self) -> Option<&'a str> { self.get(sys::be_offer_cta_no) }
     pub fn json(&self) -> Option<&'a str> { self.get(sys::be_offer_json) }
@@ -393,9 +402,18 @@ pub type Stats = sys::be_stats;
 /// A closure waiting for its one call, owned by the library between the call and the callback.
 struct Pending<T>(Box<dyn FnOnce(Result<T, Error>) + Send + 'static>);
 
-/// The C callback: takes back the boxed closure and calls it with the retained result or the error. A panic in
-/// the closure is caught here and reported on stderr: unwinding out of an `extern "C"` function aborts the
-/// process, which would take the host down for a bug in one callback.
+/// Where a panic in a callback goes, as in every binding: it never reaches the library (unwinding out of an
+/// `extern "C"` function aborts the process) nor the caller of `Sdk::dispatch`; the handler gets its message on
+/// the thread that ran the callback (after the panic hook has reported it, as for every panic), and the next
+/// callback runs. `None` restores the default, which writes the message to standard error.
+pub fn set_callback_panic_handler(handler: Option<fn(&str)>) {
+    *PANIC_HANDLER.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = handler;
+}
+
+static PANIC_HANDLER: std::sync::RwLock<Option<fn(&str)>> = std::sync::RwLock::new(None);
+
+/// The C callback: takes back the boxed closure and calls it with the retained result or the error; a panic in
+/// the closure is caught here and handed to the panic handler (`set_callback_panic_handler`).
 unsafe extern "C" fn trampoline<Raw, T>(raw: *mut Raw, error: *const sys::be_error, user_data: *mut c_void)
 where
     T: FromRaw<Raw>,
@@ -405,7 +423,10 @@ where
     if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || (pending.0)(result))) {
         let message = panic.downcast_ref::<&str>().map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".to_string());
-        eprintln!("blinkengage: a callback panicked: {message}");
+        match *PANIC_HANDLER.read().unwrap_or_else(|poisoned| poisoned.into_inner()) {
+            Some(handler) => handler(&message),
+            None => eprintln!("blinkengage: a callback panicked: {message}"),
+        }
     }
 }
 

@@ -64,6 +64,11 @@ fn offers_with_fields_styles_and_creatives() {
     let first = response.offer(0).unwrap();
     assert_eq!(first.field("advertiser_name"), Some("Streamly"));
     assert_eq!(first.cta_yes(), Some("Claim offer"));
+    let beacon = |path: &str| Some(format!("{}/b/{}", sandbox.url, path));
+    assert_eq!(first.pixel_url().map(String::from), beacon("track/sdk/v2/impression/p.png?o_id=4001&sess_id=5f2c0001e1&cbuster=%7Bcbuster%7D"));
+    assert_eq!(first.advertiser_pixel_url().map(String::from), beacon("adv/imp?o=4001&cb={cbuster}"));
+    assert_eq!(first.close_beacon_url().map(String::from), beacon("track/event/record/close?o_id=4001&sess_id=5f2c0001e1"));
+    assert_eq!(first.no_thanks_beacon_url().map(String::from), beacon("track/event/record/no_thanks_click?o_id=4001&sess_id=5f2c0001e1"));
     assert_eq!(response.style("offerText.buttonYes.background"), Some("#1A73E8"));
     let creative = first.creatives()[0];
     assert_eq!((creative.width(), creative.height(), creative.is_primary()), (600, 600, true));
@@ -139,10 +144,14 @@ fn shutdown_runs_what_is_owed_once() {
     assert!(result.recv_timeout(Duration::from_millis(0)).is_err());
 }
 
+static PANICS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
 /// A callback that panics: caught at the C boundary (unwinding out of an extern "C" function would abort the
-/// process), reported, and the SDK goes on; an SDK dropped with a callback owed runs it, cancelled, once.
+/// process), handed to the panic handler, and the next callback runs; an SDK dropped with a callback owed runs
+/// it, cancelled, once.
 #[test]
 fn a_panicking_callback_and_a_dropped_sdk() {
+    blinkengage::set_callback_panic_handler(Some(|message| PANICS.lock().unwrap().push(message.to_string())));
     let sandbox = Sandbox::start();
     let sdk = Sdk::start(&sandbox.config()).unwrap();
     let (ran, panicked) = mpsc::channel();
@@ -153,6 +162,8 @@ fn a_panicking_callback_and_a_dropped_sdk() {
     panicked.recv_timeout(Duration::from_secs(60)).expect("the callback ran");
     let after = wait(|done| sdk.fetch_zone_ad("1", done));
     assert!(after.is_ok(), "the SDK goes on after a panic");
+    assert_eq!(*PANICS.lock().unwrap(), ["host bug"], "the panic went to the handler");
+    blinkengage::set_callback_panic_handler(None);
     let (done, result) = mpsc::channel();
     sdk.fetch_zone_ad("2", move |r| done.send(r.map(|_| ())).unwrap()).unwrap();
     drop(sdk);

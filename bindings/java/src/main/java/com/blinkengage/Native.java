@@ -9,9 +9,7 @@ final class Native {
     private Native() {}
 
     static {
-        String path = System.getProperty("blinkengage.jni.path");
-        if (path != null) System.load(path);
-        else System.loadLibrary("blinkengage_jni");
+        NativeLoader.load();
     }
 
     static native byte[] version();
@@ -77,7 +75,8 @@ final class Native {
     static native byte[] responsePrivacyUrl(long response);
 
     static final int OFFER_ID = 0, OFFER_TITLE = 1, OFFER_DESCRIPTION = 2, OFFER_IMAGE_URL = 3, OFFER_CLICK_URL = 4,
-            OFFER_CTA_YES = 5, OFFER_CTA_NO = 6, OFFER_TERMS_HTML = 7, OFFER_JSON = 8;
+            OFFER_CTA_YES = 5, OFFER_CTA_NO = 6, OFFER_TERMS_HTML = 7, OFFER_JSON = 8, OFFER_PIXEL_URL = 9,
+            OFFER_ADV_PIXEL_URL = 10, OFFER_CLOSE_BEACON_URL = 11, OFFER_NO_THANKS_BEACON_URL = 12;
     static native byte[] offerString(long offer, int which);
     static native byte[] offerField(long offer, byte[] key);
     static native long offerCreativeCount(long offer);

@@ -13,6 +13,7 @@ public final class Offer {
     final NativeResource owner;
     final long pointer;
     private final String id, title, description, imageUrl, clickUrl, ctaYes, ctaNo, termsHtml, json;
+    private final String pixelUrl, advertiserPixelUrl, closeBeaconUrl, noThanksBeaconUrl;
     private final List<Creative> creatives;
 
     /** Reads every field; the caller holds {@code owner}. */
@@ -28,6 +29,10 @@ public final class Offer {
         ctaNo = read(Native.OFFER_CTA_NO);
         termsHtml = read(Native.OFFER_TERMS_HTML);
         json = read(Native.OFFER_JSON);
+        pixelUrl = read(Native.OFFER_PIXEL_URL);
+        advertiserPixelUrl = read(Native.OFFER_ADV_PIXEL_URL);
+        closeBeaconUrl = read(Native.OFFER_CLOSE_BEACON_URL);
+        noThanksBeaconUrl = read(Native.OFFER_NO_THANKS_BEACON_URL);
         long count = Native.offerCreativeCount(pointer);
         List<Creative> read = new ArrayList<>();
         for (long i = 0; i < count; i++) {
@@ -45,6 +50,17 @@ public final class Offer {
     public String description() { return description; }
     public String imageUrl() { return imageUrl; }
     public String clickUrl() { return clickUrl; }
+    /**
+     * The impression pixel ("pixel"). The SDK fires beacons itself; a host firing one replaces each {@code {cbuster}}
+     * (or {@code %7Bcbuster%7D}) with a fresh random number first, as the SDK does.
+     */
+    public String pixelUrl() { return pixelUrl; }
+    /** The advertiser's impression pixel ("adv_pixel_url"); see {@link #pixelUrl}. */
+    public String advertiserPixelUrl() { return advertiserPixelUrl; }
+    /** The beacon of closing the offer ("beacons"."close"); see {@link #pixelUrl}. */
+    public String closeBeaconUrl() { return closeBeaconUrl; }
+    /** The beacon of the negative CTA ("beacons"."no_thanks_click"); see {@link #pixelUrl}. */
+    public String noThanksBeaconUrl() { return noThanksBeaconUrl; }
     public String ctaYes() { return ctaYes; }
     public String ctaNo() { return ctaNo; }
     public String termsHtml() { return termsHtml; }

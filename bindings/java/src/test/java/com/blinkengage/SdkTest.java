@@ -60,6 +60,10 @@ public class SdkTest {
             Offer offer = response.offers().get(0);
             assertTrue(offer.title().length() > 0 && offer.description().length() > 0);
             assertTrue(offer.clickUrl(), offer.clickUrl().startsWith("https://"));
+            assertTrue(offer.pixelUrl(), offer.pixelUrl().endsWith("/b/track/sdk/v2/impression/p.png?o_id=4001&sess_id=5f2c0001e1&cbuster=%7Bcbuster%7D"));
+            assertTrue(offer.advertiserPixelUrl(), offer.advertiserPixelUrl().endsWith("/b/adv/imp?o=4001&cb={cbuster}"));
+            assertTrue(offer.closeBeaconUrl(), offer.closeBeaconUrl().endsWith("/b/track/event/record/close?o_id=4001&sess_id=5f2c0001e1"));
+            assertTrue(offer.noThanksBeaconUrl(), offer.noThanksBeaconUrl().endsWith("/b/track/event/record/no_thanks_click?o_id=4001&sess_id=5f2c0001e1"));
             assertNotNull(offer.ctaYes());
             assertNotNull(offer.ctaNo());
             assertNotNull(offer.imageUrl());
@@ -403,6 +407,7 @@ public class SdkTest {
                 });
                 assertTrue(done.await(30, TimeUnit.SECONDS));
                 assertTrue("an SDK thread, attached as a daemon", on.get() != Thread.currentThread() && on.get().isDaemon());
+                assertEquals("Java sees the SDK's thread by its own name", "be-callbacks", on.get().getName());
                 long deadline = System.nanoTime() + 30_000_000_000L;
                 while (BlinkEngage.globalReferences() != globalsBefore && System.nanoTime() < deadline) Thread.onSpinWait();
                 assertNoReferencesLeft();
