@@ -257,9 +257,59 @@ static inline int be_url_rest_is_canonical(const uint8_t *bytes, size_t count, s
     return 1;
 }
 
+/* Whether `text` (`count` bytes, between a host's brackets) is an IPv6 address as the standard writes it: eight
+ * pieces of lower-case hex without leading zeros, the first longest run of two or more zero pieces written as "::"
+ * and no other, no dotted IPv4 tail. */
+static inline int be_url_is_canonical_ipv6(const uint8_t *text, size_t count) {
+    unsigned pieces[8];
+    int written = 0, compress = -1;
+    size_t at = 0;
+    if (count >= 2 && text[0] == ':' && text[1] == ':') {
+        compress = 0;
+        at = 2;
+    } else if (count == 0 || text[0] == ':') {
+        return 0;
+    }
+    while (at < count) {
+        const size_t start = at;
+        unsigned value = 0;
+        for (; at < count && at - start < 5; at++) {
+            const uint8_t c = text[at];
+            if (c >= '0' && c <= '9') value = value * 16 + (unsigned)(c - '0');
+            else if (c >= 'a' && c <= 'f') value = value * 16 + (unsigned)(c - 'a' + 10);
+            else break;
+        }
+        if (at == start || at - start > 4 || (at - start > 1 && text[start] == '0') || written == 8) return 0;
+        pieces[written++] = value;
+        if (at == count) break;
+        if (text[at++] != ':' || at == count) return 0;
+        if (text[at] == ':') {
+            if (compress >= 0) return 0;
+            compress = written;
+            at++;
+        }
+    }
+    {
+        /* The whole address, then its first longest run of zero pieces: the one "::" must stand for. */
+        unsigned address[8];
+        const int zeros = compress < 0 ? 0 : 8 - written;
+        int best_start = -1, best_length = 1;
+        if (compress < 0 ? written != 8 : zeros < 2) return 0;
+        for (int i = 0, j = 0; i < 8; i++) address[i] = (compress >= 0 && i >= compress && i < compress + zeros) ? 0 : pieces[j++];
+        for (int i = 0; i < 8;) {
+            int length = 0;
+            while (i + length < 8 && address[i + length] == 0) length++;
+            if (length > best_length) { best_start = i; best_length = length; }
+            i += length > 0 ? length : 1;
+        }
+        return compress < 0 ? best_start < 0 : best_start == compress && best_length == zeros;
+    }
+}
+
 /* Whether `bytes` (`count` long) is an absolute http(s) URL that WHATWG's URL parser serialises to itself: lower-case
  * "http://" or "https://", a host of lower-case labels of letters, digits and hyphens (each label not empty and
- * starting with a letter or digit, the host at most 253 bytes) or a dotted-decimal IPv4 address, an optional port
+ * starting with a letter or digit, the host at most 253 bytes), a dotted-decimal IPv4 address or an IPv6 address as
+ * the serialiser writes it (be_url_is_canonical_ipv6), an optional port
  * 1...65535 without leading zeros and not the scheme's default, then a path starting with '/' without dot segments
  * or bytes the path percent-encode set holds (nor '\'), then an optional query and fragment of printable ASCII
  * without '"', '<', '>', '\'', '`' or '\'. 1 or 0; 0 leaves a URL to the parser, which may still accept it. */
@@ -272,6 +322,14 @@ static inline int be_url_is_canonical_http(const uint8_t *bytes, size_t count) {
     if (count <= at + 3 || bytes[at] != ':' || bytes[at + 1] != '/' || bytes[at + 2] != '/') return 0;
     at += 3;
     host_start = at;
+    if (at < count && bytes[at] == '[') {
+        /* An IPv6 literal: as the serialiser writes it, or left to the parser. */
+        size_t close = at + 1;
+        while (close < count && bytes[close] != ']') close++;
+        if (close == count || !be_url_is_canonical_ipv6(bytes + at + 1, close - at - 1)) return 0;
+        at = close + 1;
+        goto port;
+    }
 #if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
     /* 16 host bytes at a time while 16 remain: a bit per byte for letters and digits, dots, hyphens and the
      * bytes that end the host; a label starts at the host's start and after each dot and must start with a
@@ -306,6 +364,7 @@ host_end:
         while (last > host_start && bytes[last - 1] != '.') last--;
         if (bytes[last] >= '0' && bytes[last] <= '9' && !be_url_is_dotted_quad(bytes + host_start, at - host_start)) return 0;
     }
+port:
     if (at < count && bytes[at] == ':') {
         unsigned port = 0, digits = 0;
         for (at++; at < count && bytes[at] >= '0' && bytes[at] <= '9'; at++) {

@@ -57,7 +57,8 @@ import Testing
 
     /// Whatever the canonical fast path accepts, the parser writes back unchanged: the fast path only saves work.
     @Test(arguments: ["https://track.example.com/sdk/offer_click?o_id=4001", "http://a-b.example:8080/x%20y#f",
-                      "https://example.com/", "http://a/x?cb={cbuster}|^", "http://10.0.0.1:9/x"])
+                      "https://example.com/", "http://a/x?cb={cbuster}|^", "http://10.0.0.1:9/x",
+                      "http://[2001:db8::1]:8080/x", "http://[::]/"])
     func theFastPathIsASubsetOfTheParser(url: String) {
         #expect(URLParts.isCanonicalHTTP(url))
         #expect(Array(url.utf8).withUnsafeBufferPointer { WebURL.read($0) } == .asGiven)

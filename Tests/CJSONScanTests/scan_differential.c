@@ -3,6 +3,8 @@
  * on AArch64 (run under qemu-user). Each build checks its verdicts and offsets against the references below over a
  * fixed stream of generated inputs, and prints a digest of them: every build must print the same digest.
  *   scan_differential [ROUNDS]   (default 200000) */
+#define _DEFAULT_SOURCE /* inet_pton */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,31 @@ static int reference_dotted_quad(const uint8_t *b, size_t n) {
     return parts == 4;
 }
 
+/* The reference of be_url_is_canonical_ipv6: the C library parses the address (inet_pton), WHATWG's serialiser
+ * writes it back (the first longest run of two or more zero pieces as "::"), and the text must be that. */
+static int reference_ipv6(const uint8_t *text, size_t n) {
+    char input[64], written[64];
+    unsigned char address[16];
+    unsigned pieces[8];
+    int i, best = -1, best_length = 1, at = 0;
+    if (n == 0 || n >= sizeof input) return 0;
+    memcpy(input, text, n);
+    input[n] = 0;
+    if (strchr(input, '.') || inet_pton(AF_INET6, input, address) != 1) return 0;
+    for (i = 0; i < 8; i++) pieces[i] = (unsigned)address[2 * i] << 8 | address[2 * i + 1];
+    for (i = 0; i < 8;) {
+        int length = 0;
+        while (i + length < 8 && pieces[i + length] == 0) length++;
+        if (length > best_length) { best = i; best_length = length; }
+        i += length ? length : 1;
+    }
+    for (i = 0; i < 8; i++) {
+        if (i == best) { at += sprintf(written + at, i == 0 ? "::" : ":"); i += best_length - 1; continue; }
+        at += sprintf(written + at, i == 7 ? "%x" : "%x:", pieces[i]);
+    }
+    return strcmp(written, input) == 0;
+}
+
 static int reference_url(const uint8_t *b, size_t n) {
     size_t at, host, i, label;
     int secure;
@@ -43,6 +70,12 @@ static int reference_url(const uint8_t *b, size_t n) {
     if (n <= at + 3 || memcmp(b + at, "://", 3) != 0) return 0;
     at += 3;
     host = at;
+    if (at < n && b[at] == '[') {
+        const uint8_t *close = memchr(b + at, ']', n - at);
+        if (!close || !reference_ipv6(b + at + 1, (size_t)(close - b) - at - 1)) return 0;
+        at = (size_t)(close - b) + 1;
+        goto port;
+    }
     while (at < n && b[at] != ':' && b[at] != '/' && b[at] != '?' && b[at] != '#') at++;
     if (at == host || at - host > 253) return 0;
     label = host;
@@ -56,6 +89,7 @@ static int reference_url(const uint8_t *b, size_t n) {
     }
     for (i = at; i > host && b[i - 1] != '.'; i--) {}
     if (b[i] >= '0' && b[i] <= '9' && !reference_dotted_quad(b + host, at - host)) return 0;
+port:
     if (at < n && b[at] == ':') {
         unsigned long port = 0;
         size_t digits = 0;
@@ -101,6 +135,21 @@ int main(int argc, char **argv) {
         memcpy(text, scheme, strlen(scheme));
         n = strlen(scheme);
         if (below(8) == 0) {
+            /* an IPv6 host: pieces with runs of zeros, "::" somewhere or nowhere, now and then upper case, a leading
+             * zero or a dotted tail */
+            unsigned parts = 1 + below(8), compress = below(3) ? below(parts + 1) : 99;
+            text[n++] = '[';
+            if (compress == 0) { text[n++] = ':'; text[n++] = ':'; }
+            for (k = 0; k < parts; k++) {
+                const unsigned r = below(10);
+                const unsigned value = r < 4 ? 0 : r < 5 ? below(16) : below(65536);
+                n += (size_t)sprintf((char *)text + n, below(30) == 0 ? "%04X" : below(30) == 0 ? "0%x" : "%x", value);
+                if (k + 1 < parts) { text[n++] = ':'; if (k + 1 == compress) text[n++] = ':'; }
+                else if (k + 1 == compress) { text[n++] = ':'; text[n++] = ':'; }
+            }
+            if (below(20) == 0) n += (size_t)sprintf((char *)text + n, ":1.2.3.4");
+            text[n++] = ']';
+        } else if (below(8) == 0) {
             /* an IPv4 host: dotted numbers, some out of range or with leading zeros, some parts missing */
             unsigned parts = 1 + below(5);
             for (k = 0; k < parts; k++) {
