@@ -26,16 +26,17 @@ enum PercentEncoding {
     }
 
     private static func append(_ text: String, to output: inout [UInt8]) {
-        let hex: StaticString = "0123456789ABCDEF"
         for byte in text.utf8 {
-            if isUnreserved(byte) {
-                output.append(byte)
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hex.utf8Start[Int(byte >> 4)])
-                output.append(hex.utf8Start[Int(byte & 0x0F)])
-            }
+            if isUnreserved(byte) { output.append(byte) } else { appendEscape(byte, to: &output) }
         }
+    }
+
+    /// `%XX`, upper-case hex, as RFC 3986 and WHATWG's serialiser write it.
+    static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
+        let hex: StaticString = "0123456789ABCDEF"
+        output.append(UInt8(ascii: "%"))
+        output.append(hex.utf8Start[Int(byte >> 4)])
+        output.append(hex.utf8Start[Int(byte & 0x0F)])
     }
 
     /// RFC 3986 `unreserved`: letters, digits and `-._~`.

@@ -78,8 +78,9 @@ enum WebHost {
 /// (U+2603 ☃) is refused although browsers open it. ASCII domains never come here: the standard lower-cases them.
 enum IDNA {
     static func toASCII(_ utf8: [UInt8]) -> [UInt8]? {
-        // libidn2 takes a NUL-terminated string; a NUL decoded from %00 is a forbidden code point anyway.
-        guard !utf8.contains(0), isValidUTF8(utf8) else { return nil }
+        // libidn2 takes a NUL-terminated string; a NUL decoded from %00 is a forbidden code point anyway. The
+        // standard decodes with replacement, and UTS #46 refuses a replacement character: invalid UTF-8 is refused.
+        guard !utf8.contains(0), String(validating: utf8, as: UTF8.self) != nil else { return nil }
         var output: UnsafeMutablePointer<CChar>?
         let flags = Int32(IDN2_NONTRANSITIONAL.rawValue | IDN2_NFC_INPUT.rawValue)
         let status = (utf8 + [0]).withUnsafeBufferPointer { bytes in
@@ -88,20 +89,6 @@ enum IDNA {
         guard status == IDN2_OK.rawValue, let output else { return nil }
         defer { idn2_free(output) }
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(output).assumingMemoryBound(to: UInt8.self), count: strlen(output)))
-    }
-
-    /// The standard decodes the host as UTF-8 with replacement: a replacement character is refused by UTS #46,
-    /// so invalid UTF-8 is refused here without decoding.
-    private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
-        }
     }
 }
 

@@ -218,14 +218,10 @@ enum PercentEncodeSet: UInt32 {
 
     /// Appends `input[range]`, runs of bytes the set leaves as they are copied whole.
     func append(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to output: inout [UInt8]) {
-        let hex: StaticString = "0123456789ABCDEF"
         var run = range.lowerBound
         for index in range where contains(input[index]) {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: input[run..<index]))
-            let byte = input[index]
-            output.append(UInt8(ascii: "%"))
-            output.append(hex.utf8Start[Int(byte >> 4)])
-            output.append(hex.utf8Start[Int(byte & 0x0F)])
+            PercentEncoding.appendEscape(input[index], to: &output)
             run = index + 1
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: input[run..<range.upperBound]))
