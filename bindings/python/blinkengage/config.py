@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 from . import _native
 from ._native import lib
-from .errors import BlinkEngageError, _bytes, _callback_raised, _check, _last_error
+from .errors import BlinkEngageError, _bytes, _check, _last_error, _run_callback
 
 
 class CallbackMode(enum.IntEnum):
@@ -105,12 +105,7 @@ class Config:
             self._log_handler = None
             _check(lib.be_config_set_log_handler(self._handle, _native.LOG_FN(), min_level, None))
             return self
-        def log(level: int, message: bytes, _user_data: Any) -> None:
-            try:
-                handler(level, message.decode("utf-8", "replace"))
-            except Exception as raised:  # noqa: BLE001 - one rule in every binding: to the handler, then go on
-                _callback_raised(raised)
-
-        self._log_handler = _native.LOG_FN(log)
+        self._log_handler = _native.LOG_FN(
+            lambda level, message, _user_data: _run_callback(handler, level, message.decode("utf-8", "replace")))
         _check(lib.be_config_set_log_handler(self._handle, self._log_handler, min_level, None))
         return self

@@ -82,11 +82,15 @@ def set_callback_error_handler(handler: Optional[Callable[[BaseException], None]
     _callback_error_handler = handler or _print_callback_error
 
 
-def _callback_raised(error: BaseException) -> None:
+def _run_callback(callback: Callable[..., None], *arguments: Any) -> None:
+    """Runs a host callback under the rule above: what it raises goes to the handler, never to the library."""
     try:
-        _callback_error_handler(error)
-    except Exception:  # noqa: BLE001 - the handler's own failure has nowhere left to go
-        pass
+        callback(*arguments)
+    except Exception as raised:  # noqa: BLE001 - one rule in every binding: to the handler, then go on
+        try:
+            _callback_error_handler(raised)
+        except Exception:  # noqa: BLE001 - the handler's own failure has nowhere left to go
+            pass
 
 
 def version() -> str:

@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 from . import _native
 from ._native import lib
 from .config import CallbackMode, Config
-from .errors import BlinkEngageError, ResultCallback, ServiceError, T, _bytes, _callback_raised, _check, _last_error
+from .errors import BlinkEngageError, ResultCallback, ServiceError, T, _bytes, _check, _last_error, _run_callback
 from .feed import FeedEvent, OfferFeed, OfferGroup, OfferScreen
 from .moments import Image, MomentsRequest, MomentsResponse, Offer, ZoneAd
 
@@ -71,10 +71,7 @@ class SDK:
         def trampoline(handle: Optional[int], error: Any, _user_data: Any) -> None:
             with self._pending_lock:
                 self._pending.pop(token, None)
-            try:
-                on_result(wrap(handle) if handle else None, ServiceError.from_pointer(error))
-            except Exception as raised:  # noqa: BLE001 - one rule in every binding: to the handler, then go on
-                _callback_raised(raised)
+            _run_callback(on_result, wrap(handle) if handle else None, ServiceError.from_pointer(error))
 
         callback = kind(trampoline)
         with self._pending_lock:

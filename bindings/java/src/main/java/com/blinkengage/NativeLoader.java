@@ -43,8 +43,8 @@ final class NativeLoader {
 
     /** "linux-x86_64", "linux-aarch64": what the jar's folders are named by. */
     static String platform() {
-        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("linux") ? "linux"
-                : System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
+        String name = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String os = name.startsWith("linux") ? "linux" : name.replace(' ', '-');
         String arch = System.getProperty("os.arch", "");
         if (arch.equals("amd64") || arch.equals("x86_64")) arch = "x86_64";
         else if (arch.equals("aarch64") || arch.equals("arm64")) arch = "aarch64";
