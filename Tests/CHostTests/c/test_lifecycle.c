@@ -349,7 +349,7 @@ static void test_fetch_io_on_dispatch_drives_the_warm_up(void) {
         if (poll(&descriptor, 1, 100) > 0) CHECK_INT(be_sdk_dispatch(sdk, 0), 0);
     }
     CHECK(warm_up_answered(sdk));
-    CHECK_INT(sandbox_count("/"), 1);
+    CHECK(wait_for_warm_ups(1));
     fetch_answered(sdk, request, &r);
     requests = sandbox_requests();
     CHECK(client_port_after(requests, "\"method\": \"HEAD\"") > 0);

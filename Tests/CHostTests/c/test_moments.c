@@ -355,13 +355,6 @@ static void test_null_getters_answer_null(void) {
     CHECK(be_offer_json(NULL) == NULL);
 }
 
-static int warm_ups_seen(const void *count) { return sandbox_count("/") >= *(const int *)count; }
-
-/* Waits until the sandbox has seen `count` HEADs of "/" (60 s at most), and no more. */
-static int wait_for_warm_ups(int count) {
-    return wait_until(warm_ups_seen, &count, 60000) && sandbox_count("/") == count;
-}
-
 /* Starts, lets `warm_up` open the connection, fetches, and checks that the fetch rode on the warm-up's. */
 static void expect_the_fetch_on_the_warm_connection(be_config *config, int explicit_warm_up) {
     be_moments_request *request = placement_request();

@@ -295,6 +295,14 @@ static inline int sandbox_count(const char *path) {
     return n;
 }
 
+static inline int warm_ups_seen(const void *count) { return sandbox_count("/") >= *(const int *)count; }
+
+/* Waits until the sandbox has recorded `count` HEADs of "/" (60 s at most), and no more. The sandbox records a
+ * HEAD after answering it, so a client that saw the answer may be ahead of the record. */
+static inline int wait_for_warm_ups(int count) {
+    return wait_until(warm_ups_seen, &count, 60000) && sandbox_count("/") == count;
+}
+
 /* The client port of the first request record after `needle` in the sandbox's record; -1 when none. */
 static inline long client_port_after(const char *requests, const char *needle) {
     const char *at = strstr(requests, needle), *port;
