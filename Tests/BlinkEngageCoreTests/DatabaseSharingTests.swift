@@ -7,8 +7,8 @@ struct DatabaseSharingTests {
     @Test func eachConnectionSeesTheOthersCommits() throws {
         let directory = NSTemporaryDirectory() + "be-sharing-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let first = SQLiteOutboxStore(database: try Database.current(at: directory))
-        let second = SQLiteOutboxStore(database: try Database.current(at: directory))
+        let first = SQLiteOutboxStorage(database: try Database.current(at: directory))
+        let second = SQLiteOutboxStorage(database: try Database.current(at: directory))
         for index in 0..<50 { _ = try first.insert(.beacon(url: "http://h/\(index)"), createdMilliseconds: 1) }
         #expect(second.storedIDs()?.count == 50)
         #expect(second.load(afterID: 0).rows.count == 50)

@@ -16,7 +16,7 @@ struct IdentityStoreTests {
 
     @Test func keepsTheCurrentRegistrationAndThoseWithQueuedEventsOnly() throws {
         let database = try open()
-        _ = try SQLiteOutboxStore(database: database).insert(.event(json: #"{"id":"e"}"#, identity: "bob"), createdMilliseconds: 1)
+        _ = try SQLiteOutboxStorage(database: database).insert(.event(json: #"{"id":"e"}"#, identity: "bob"), createdMilliseconds: 1)
         let store = IdentityStore(database: database)
         var snapshot = IdentityStore.Snapshot(current: "carol")
         for name in ["alice", "bob", "carol"] { snapshot.registrations[name] = .init(userID: "u-\(name)", token: "tok-\(name)") }

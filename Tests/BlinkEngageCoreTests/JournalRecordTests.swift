@@ -92,8 +92,8 @@ struct JournalInspectionTests {
         #expect(info.eventsQueued == 2 && info.beaconsQueued == 1)
         #expect(info.oldestItemAgeSeconds >= 90)
         // Once moved, they are counted from the table, not twice.
-        _ = try SQLiteOutboxStore(database: database).insertJournaled(payloads.map { ($0, created) }, journal: journal.name,
-                                                                      consumed: journal.size)
+        try SQLiteOutboxStorage(database: database).insert(payloads.map { ($0, created) }, movingJournal: (journal.name, journal.size),
+                                                           then: { _ in })
         info = try StorageInspection.inspect(root: root, apiKey: "inspect-key")
         #expect(info.eventsQueued == 2 && info.beaconsQueued == 1)
         journal.retire(consumed: journal.size)

@@ -73,7 +73,7 @@ final class OutboxDeliveryTests {
 
     @Test func deliversBeaconsWithFreshCacheBustersAndEventsInBatches() throws {
         // Queue everything while another owner holds the directory, so the batches show their cap.
-        let blocker = try OwnershipLock(directory: try StorageDirectory.at(storage))
+        let blocker = try DirectoryOwnership(directory: try StorageDirectory.at(storage))
         #expect(blocker.tryAcquire().held)
         let outbox = try makeOutbox()
         defer { stop(outbox) }
@@ -108,7 +108,7 @@ final class OutboxDeliveryTests {
         #expect(statistics.beaconsDelivered == 1)
         #expect(statistics.queueDepth == 0)
         stop(outbox)
-        #expect(SQLiteOutboxStore(database: try openDatabase()).storedIDs()?.isEmpty == true)
+        #expect(SQLiteOutboxStorage(database: try openDatabase()).storedIDs()?.isEmpty == true)
     }
 
     @Test func everyItemArrivesThrough5xxStormsResetsAndTimeouts() throws {
@@ -172,7 +172,7 @@ final class OutboxDeliveryTests {
     @Test func aDeadInstancesJournalIsRecoveredOnceFromWhereItWasMoved() throws {
         // An instance that died: three reports journaled, the first of them already moved into the database.
         let database = try openDatabase()
-        let store = SQLiteOutboxStore(database: database)
+        let store = SQLiteOutboxStorage(database: database)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var journal = try OutboxJournal(directory: try StorageDirectory.at(storage))
         let payloads = (0..<3).map { OutboxItem.Payload.event(json: event("dead-\($0)"), identity: nil) }
@@ -181,7 +181,7 @@ final class OutboxDeliveryTests {
             try journal.append(try #require(JournalRecord.encode(payload, createdMilliseconds: now)))
             if firstEnd == 0 { firstEnd = journal.size }
         }
-        _ = try store.insertJournaled([(payloads[0], now)], journal: journal.name, consumed: firstEnd)
+        try store.insert([(payloads[0], now)], movingJournal: (journal.name, firstEnd), then: { _ in })
         journal.retire(consumed: firstEnd)  // closed and kept, its lock gone with it: what a death leaves
         let path = storage + "/" + journal.name
         #expect(FileManager.default.fileExists(atPath: path))
@@ -208,7 +208,7 @@ final class OutboxDeliveryTests {
     }
 
     @Test func aLiveInstancesJournalIsLeftToIt() throws {
-        let blocker = try OwnershipLock(directory: try StorageDirectory.at(storage))  // a third owner: nothing is delivered meanwhile
+        let blocker = try DirectoryOwnership(directory: try StorageDirectory.at(storage))  // a third owner: nothing is delivered meanwhile
         #expect(blocker.tryAcquire().held)
         let first = try makeOutbox()
         for index in 0..<40 { try first.enqueueEvent(json: event("live-\(index)"), identity: nil) }
@@ -236,7 +236,7 @@ final class OutboxDeliveryTests {
     }
 
     @Test func erasureLeavesNoRecordInAJournal() throws {
-        let blocker = try OwnershipLock(directory: try StorageDirectory.at(storage))
+        let blocker = try DirectoryOwnership(directory: try StorageDirectory.at(storage))
         #expect(blocker.tryAcquire().held)
         let outbox = try makeOutbox()
         defer { stop(outbox) }
@@ -284,7 +284,7 @@ final class OutboxDeliveryTests {
     }
 
     @Test func capDropsTheOldestAndCountsThem() throws {
-        let blocker = try OwnershipLock(directory: try StorageDirectory.at(storage))  // another owner: nothing is delivered meanwhile
+        let blocker = try DirectoryOwnership(directory: try StorageDirectory.at(storage))  // another owner: nothing is delivered meanwhile
         #expect(blocker.tryAcquire().held)
         let outbox = try makeOutbox(maximumItems: 5)
         defer { stop(outbox) }
@@ -300,7 +300,7 @@ final class OutboxDeliveryTests {
 
     @Test func itemsOlderThanTheMaximumAgeAreDroppedAndCounted() throws {
         // Rows written by an earlier run, one of them two hours old.
-        let store = SQLiteOutboxStore(database: try openDatabase())
+        let store = SQLiteOutboxStorage(database: try openDatabase())
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         _ = try store.insert(.beacon(url: sandbox.url + "/b/old"), createdMilliseconds: now - 7_200_000)
         _ = try store.insert(.beacon(url: sandbox.url + "/b/new"), createdMilliseconds: now)
@@ -313,7 +313,7 @@ final class OutboxDeliveryTests {
 
     @Test func rowsThatCannotBeItemsAreDeletedAndCounted() throws {
         let database = try openDatabase()
-        let store = SQLiteOutboxStore(database: database)
+        let store = SQLiteOutboxStorage(database: database)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         _ = try store.insert(.event(json: event("survivor"), identity: nil), createdMilliseconds: now)
         try database.withConnection { session throws(EngineFailure) in
@@ -338,7 +338,7 @@ final class OutboxDeliveryTests {
     func aDamagedDatabaseIsMovedAsideAndReplaced(damage: String) throws {
         let path = storage + "/" + Database.fileName
         do {
-            let store = SQLiteOutboxStore(database: try openDatabase())
+            let store = SQLiteOutboxStorage(database: try openDatabase())
             for index in 0..<400 { _ = try store.insert(.beacon(url: sandbox.url + "/b/\(index)?padding=\(String(repeating: "x", count: 200))"),
                                                          createdMilliseconds: 1) }
         }

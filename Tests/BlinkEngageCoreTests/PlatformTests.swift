@@ -102,7 +102,7 @@ import TestSupport
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("be-watch-\(getpid())-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try OwnershipLock(directory: try StorageDirectory.at(directory)), second = try OwnershipLock(directory: try StorageDirectory.at(directory))
+        let first = try DirectoryOwnership(directory: try StorageDirectory.at(directory)), second = try DirectoryOwnership(directory: try StorageDirectory.at(directory))
         let owner = try #require(first.watch), waiter = try #require(second.watch)
         #expect(first.tryAcquire().acquiredNow)
         #expect(!second.tryAcquire().held)

@@ -30,9 +30,9 @@ struct RemoteNumberTests {
     /// Stored rows at their extremes: ids, kinds and creation times read back or are refused, never trapped on.
     @Test(arguments: [Int64.min, -1, 0, 1, Int64.max])
     func storedRowsAtTheirExtremes(number: Int64) {
-        let beacon = SQLiteOutboxStore.item(id: number, kind: 0, body: "http://h/p", identity: nil, identityIsNull: true, created: number)
+        let beacon = SQLiteOutboxStorage.item(id: number, kind: 0, body: "http://h/p", identity: nil, identityIsNull: true, created: number)
         #expect((beacon != nil) == (number > 0))
-        #expect(SQLiteOutboxStore.item(id: 1, kind: number, body: "http://h/p", identity: nil, identityIsNull: true, created: 0)
+        #expect(SQLiteOutboxStorage.item(id: 1, kind: number, body: "http://h/p", identity: nil, identityIsNull: true, created: 0)
             .map { _ in true } == (number == 0 ? true : nil))
         let adopted = OutboxQueueTests.queue(adopting: [StoredOutboxRow(
             item: OutboxItem(id: 1, createdMilliseconds: number, payload: .beacon(url: "http://h/p")), attempts: Int(truncatingIfNeeded: number),

@@ -103,7 +103,7 @@ final class StorageContainmentTests {
         #expect(snapshot(["passwd-copy"]) == before)
     }
 
-    @Test(arguments: [(OwnershipLock.fileName, "dangling"), (OwnershipLock.fileName, "passwd-copy"),
+    @Test(arguments: [(DirectoryOwnership.fileName, "dangling"), (DirectoryOwnership.fileName, "passwd-copy"),
                       (BreakerFile.lockName, "dangling"), (BreakerFile.lockName, "passwd-copy"),
                       (BreakerFile.recordName, "passwd-copy"), (RecorderText.fileName, "dangling")])
     func aLinkedLockOrRecordIsRefusedAndItsTargetUntouched(name: String, target kind: String) throws {

@@ -138,7 +138,7 @@ final class StoreFormatTests {
         try FileManager.default.moveItem(atPath: legacy, toPath: directory + "/" + LegacyFormat.folder)
         guard case .ready(let database, let second) = try StoreFormat.open(storage) else { Issue.record("not ready"); return }
         #expect(second.carried == 0 && second.lost == 0)
-        #expect(SQLiteOutboxStore(database: database).storedIDs()?.count == 13)
+        #expect(SQLiteOutboxStorage(database: database).storedIDs()?.count == 13)
         #expect(!FileManager.default.fileExists(atPath: directory + "/" + LegacyFormat.folder))
     }
 
@@ -198,7 +198,7 @@ final class StoreFormatTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/" + Database.fileName
         do {
-            let store = SQLiteOutboxStore(database: try Database.current(at: directory))
+            let store = SQLiteOutboxStorage(database: try Database.current(at: directory))
             for index in 0..<400 {
                 _ = try store.insert(.beacon(url: "http://127.0.0.1:1/b/\(index)?padding=\(String(repeating: "x", count: 200))"),
                                      createdMilliseconds: 1)
@@ -216,7 +216,7 @@ final class StoreFormatTests {
             Issue.record("not ready")
             return
         }
-        let stored = SQLiteOutboxStore(database: database).storedIDs()?.count ?? -1
+        let stored = SQLiteOutboxStorage(database: database).storedIDs()?.count ?? -1
         #expect(stored == migration.salvaged)
         switch damage {
         case "not-sqlite": #expect(migration.salvaged == 0)

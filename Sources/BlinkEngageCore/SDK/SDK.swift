@@ -161,7 +161,7 @@ public final class SDK: Sendable {
         // Inside the start's window: a quarantine that makes this start die is kept, not tried again.
         if let database, let quarantine = crashGuard.takeQuarantine() {
             do {
-                let count = try SQLiteOutboxStore(database: database).adoptQuarantine(at: quarantine)
+                let count = try SQLiteOutboxStorage(database: database).adoptQuarantine(at: quarantine)
                 logger.info("brought back \(count) queued report(s) from \(quarantine.path)")
             } catch {
                 logger.warning("could not bring back the reports in \(quarantine.path): \(error.message)")

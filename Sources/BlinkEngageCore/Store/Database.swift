@@ -70,7 +70,7 @@ final class Database: Sendable {
     init(directory: StorageDirectory, prepare: (Session) throws(EngineFailure) -> Void = { _ in }) throws(EngineFailure) {
         path = directory.path + "/" + Self.fileName
         let (handle, outcome) = try Self.open(directory, path)
-        connection = Locked(Connection(handle))
+        connection = Locked(Connection(handle), rank: .database)
         openOutcome = outcome
         try withConnection(prepare)
     }

@@ -74,7 +74,7 @@ enum DatabaseSalvage {
         func take(_ row: Database.Row) {
             let id = row.integer(0)
             last = max(last, id)
-            guard SQLiteOutboxStore.item(id: id, kind: row.integer(1), body: row.text(2), identity: row.text(3),
+            guard SQLiteOutboxStorage.item(id: id, kind: row.integer(1), body: row.text(2), identity: row.text(3),
                                          identityIsNull: row.isNull(3), created: row.integer(5)) != nil else {
                 lost += 1
                 return

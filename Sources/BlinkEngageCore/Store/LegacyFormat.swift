@@ -94,14 +94,14 @@ enum LegacyFormat {
         let identity = object.present("identity")?.stringValue
         switch object["kind"]?.stringValue {
         case "beacon"?:
-            guard let url = object["url"]?.stringValue, SQLiteOutboxStore.item(
-                id: 1, kind: SQLiteOutboxStore.beaconKind, body: url, identity: nil, identityIsNull: true, created: created) != nil else { return nil }
-            return [.integer(SQLiteOutboxStore.beaconKind), .text(url), .null, .text(BeaconURL.host(of: url)), .integer(created)]
+            guard let url = object["url"]?.stringValue, SQLiteOutboxStorage.item(
+                id: 1, kind: SQLiteOutboxStorage.beaconKind, body: url, identity: nil, identityIsNull: true, created: created) != nil else { return nil }
+            return [.integer(SQLiteOutboxStorage.beaconKind), .text(url), .null, .text(BeaconURL.host(of: url)), .integer(created)]
         case "event"?:
-            guard let json = object["event_json"]?.stringValue, SQLiteOutboxStore.item(
-                id: 1, kind: SQLiteOutboxStore.eventKind, body: json, identity: identity, identityIsNull: identity == nil,
+            guard let json = object["event_json"]?.stringValue, SQLiteOutboxStorage.item(
+                id: 1, kind: SQLiteOutboxStorage.eventKind, body: json, identity: identity, identityIsNull: identity == nil,
                 created: created) != nil else { return nil }
-            return [.integer(SQLiteOutboxStore.eventKind), .text(json), identity.map(Database.Value.text) ?? .null, .text(""), .integer(created)]
+            return [.integer(SQLiteOutboxStorage.eventKind), .text(json), identity.map(Database.Value.text) ?? .null, .text(""), .integer(created)]
         default:
             return nil
         }

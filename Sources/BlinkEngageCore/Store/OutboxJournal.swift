@@ -13,7 +13,7 @@ import Musl
 ///
 /// Files are `<storage>/outbox-<random>.journal`, one per instance, held with `flock(2)` for the instance's life.
 /// A journal whose lock can be taken belongs to an instance that died; whoever takes it moves what is left and
-/// deletes it (`SQLiteOutboxStore.recoverDeadJournals`). Lives inside `OutboxIntake`, under its lock: appends are
+/// deletes it (`SQLiteOutboxStorage.recoverDeadJournals`). Lives inside `OutboxIntake`, under its lock: appends are
 /// ordered with the hand-off of reports.
 struct OutboxJournal: Sendable {
     static let prefix = "outbox-", suffix = ".journal"

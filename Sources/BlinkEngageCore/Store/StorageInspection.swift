@@ -29,8 +29,8 @@ public enum StorageInspection {
             try session.run("SELECT kind, COUNT(*), MIN(created_ms) FROM outbox GROUP BY kind") { row throws(EngineFailure) in
                 let count = UInt64(max(row.integer(1), 0))
                 switch row.integer(0) {
-                case SQLiteOutboxStore.beaconKind: info.beaconsQueued = count
-                case SQLiteOutboxStore.eventKind: info.eventsQueued = count
+                case SQLiteOutboxStorage.beaconKind: info.beaconsQueued = count
+                case SQLiteOutboxStorage.eventKind: info.eventsQueued = count
                 default: break
                 }
                 noteAge(createdMilliseconds: row.integer(2))
@@ -39,7 +39,7 @@ public enum StorageInspection {
             // Reports still in journals (a running instance's, or one that died) are queued too.
             for file in directory.files() where OutboxJournal.isJournal(file.name) {
                 // A database from before journals has no progress table: the whole journal is queued then.
-                let consumed = (try? SQLiteOutboxStore.journalConsumed(file.name, in: session)) ?? 0
+                let consumed = (try? SQLiteOutboxStorage.journalConsumed(file.name, in: session)) ?? 0
                 guard let bytes = directory.contents(of: file.name, limit: OutboxJournal.maximumBytes) else { continue }
                 for record in JournalRecord.decode(bytes, from: consumed).records {
                     if case .beacon = record.payload { info.beaconsQueued += 1 } else { info.eventsQueued += 1 }

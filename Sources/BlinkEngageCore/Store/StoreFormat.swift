@@ -16,7 +16,7 @@ enum StoreFormat {
     static let current: Int64 = 3
 
     /// Every table of the current format (each store names its own).
-    static let schema = SQLiteOutboxStore.schema + IdentityStore.schema + FeedCache.schema + LegacyFormat.schema
+    static let schema = SQLiteOutboxStorage.schema + IdentityStore.schema + FeedCache.schema + LegacyFormat.schema
 
     /// What a start found and did.
     struct Migration: Equatable, Sendable {

@@ -12,9 +12,21 @@ public final class ConditionLock<State> {
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// Unchecked for exclusivity as `Locked`'s state is: every access is under the mutex.
     @exclusivity(unchecked) private var state: State
+    #if DEBUG
+    /// Where this lock stands in `LockRank`'s order, checked in debug builds; nil: not checked.
+    private let rank: LockRank?
+    #endif
 
-    public init(_ state: State) {
+    public convenience init(_ state: State) { self.init(state, checkedRank: nil) }
+
+    /// A lock that takes part in `LockRank`'s order.
+    convenience init(_ state: State, rank: LockRank) { self.init(state, checkedRank: rank) }
+
+    private init(_ state: State, checkedRank: LockRank?) {
         self.state = state
+        #if DEBUG
+        rank = checkedRank
+        #endif
         // Timed waits use the monotonic clock so a wall-clock jump cannot stretch or cut them.
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -31,6 +43,10 @@ public final class ConditionLock<State> {
     /// Runs `body` under the lock and wakes every waiter afterwards (state may have changed).
     @discardableResult
     public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        #if DEBUG
+        rank?.willLock()
+        defer { rank?.didUnlock() }
+        #endif
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_broadcast(condition)
@@ -45,6 +61,10 @@ public final class ConditionLock<State> {
     public func wait<Result>(
         until ready: (State) -> Bool, deadline: UInt64? = nil, then body: (inout State) throws -> Result
     ) rethrows -> Result? {
+        #if DEBUG
+        rank?.willLock()
+        defer { rank?.didUnlock() }
+        #endif
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_broadcast(condition)

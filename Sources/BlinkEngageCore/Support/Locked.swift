@@ -7,11 +7,32 @@ public final class Locked<State> {
     /// No dynamic exclusivity check (about 4K instructions a fetch over all boxes): the mutex already makes every
     /// access exclusive, and a nested `withLock` by the holder blocks on it before it could overlap an access.
     @exclusivity(unchecked) private var state: State
+    #if DEBUG
+    /// Where this lock stands in `LockRank`'s order, checked in debug builds; nil: not checked.
+    private let rank: LockRank?
+    #endif
 
-    public init(_ state: State) { self.state = state }
+    public init(_ state: State) {
+        self.state = state
+        #if DEBUG
+        rank = nil
+        #endif
+    }
+
+    /// A lock that takes part in `LockRank`'s order.
+    init(_ state: State, rank: LockRank) {
+        self.state = state
+        #if DEBUG
+        self.rank = rank
+        #endif
+    }
 
     @discardableResult
     public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        #if DEBUG
+        rank?.willLock()
+        defer { rank?.didUnlock() }
+        #endif
         mutex.lock()
         defer { mutex.unlock() }
         return try body(&state)
@@ -20,6 +41,10 @@ public final class Locked<State> {
     /// `body` under the lock when the lock is free now; nil, at once, when a thread holds it (this one included).
     public func withLockIfFree<Result>(_ body: (inout State) -> Result) -> Result? {
         guard mutex.tryLock() else { return nil }
+        #if DEBUG
+        rank?.didTryLock()
+        defer { rank?.didUnlock() }
+        #endif
         defer { mutex.unlock() }
         return body(&state)
     }

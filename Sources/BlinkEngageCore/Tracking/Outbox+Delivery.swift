@@ -1,130 +1,137 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+/// What the delivery thread carries from one pass to the next.
+struct DeliveryLoop: Sendable {
+    /// The storage's data version at the last read of other processes' rows.
+    var lastDataVersion: Int64
+    /// The directory changed since the last pass (or, deaf to it, the time to look again came).
+    var changed = false
+    /// Deaf to the other processes (no watch, or none could be made now): look again after a while.
+    var deaf = false
+    var pacing = DeliveryPacing()
+    /// Waiting out the batch window: reports need not wake the thread.
+    var napping = false
+    var wroteSinceCheckpoint = false
+}
 
-/// The delivery thread: it takes reports, chooses what to send (OutboxQueue) and when (DeliveryPacing), sends,
-/// applies the answers, and sleeps until there is something to do.
+/// What the delivery thread does after a pass.
+enum DeliveryWait: Equatable, Sendable {
+    /// Another pass at once: something changed during this one.
+    case again
+    /// Wait for a signal, a directory change, or this monotonic instant (nil: no deadline).
+    case wait(until: UInt64?)
+    /// The outbox is stopping.
+    case stop
+}
+
+/// The delivery thread: passes that take reports, choose what to send (OutboxQueue) and when (DeliveryPacing),
+/// send, and write what the storage is owed; between them it waits as the pass says. The thread is this loop
+/// and the wait; tests drive `deliveryPass` themselves with a manual clock and a transport of their own.
 extension Outbox {
     func deliveryLoop() {
-        var lastDataVersion = database.map { Self.dataVersion($0) } ?? 0
-        var changed = false
-        var pacing = DeliveryPacing()
-        var napping = false  // waiting out the batch window: reports need not wake the thread
-        var wroteSinceCheckpoint = false
+        var loop = DeliveryLoop(lastDataVersion: storage.dataVersion())
         while true {
-            // A directory change may be an instance dying (its files close): take over what its journal holds.
-            let recovered = changed && recoverDeadJournals()
-            let took = takeReports()
-            let nowMonotonic = MonotonicClock.now()
-            if recovered, ownership?.isHeld == true { adoptStoredItems(all: false) }
-            // Deaf to the others (no watch, or none could be made now): look again after a while.
-            var deaf = ownership.map { !hearsOthers($0) } ?? false
-            if let ownership, !ownership.isHeld, changed || deaf {
-                _ = isOwner
-                lastDataVersion = database.map { Self.dataVersion($0) } ?? 0
-                deaf = !hearsOthers(ownership)  // the owner now, or waiting on a new one
-            }
-            if let ownership, ownership.isHeld, changed || deaf, let database {
-                // Another connection committed (another process's reports): take its rows.
-                let version = Self.dataVersion(database)
-                if version != lastDataVersion {
-                    lastDataVersion = version
-                    adoptStoredItems(all: false)
-                }
-            }
-            let owner = ownership?.isHeld ?? true
-            var wakeAt = UInt64.max
-            if owner {
-                wakeAt = min(wakeAt, dropExpired())
-                let hurry = state.withLock { $0.queue.activeFlushes > 0 || $0.queue.hasFullEventBatch(now: nowMonotonic) }
-                switch pacing.owner(now: nowMonotonic, hurry: hurry) {
-                case .nap(let until):
-                    wakeAt = min(wakeAt, until)
-                    napping = true
-                case .proceed:
-                    let (work, selectedWakeAt) = state.withLock { $0.queue.selectWork(now: nowMonotonic) }
-                    wakeAt = min(wakeAt, selectedWakeAt)
-                    pacing.chose(now: nowMonotonic, sent: !work.isEmpty, took: took)
-                    for unit in work { send(unit) }
-                }
-            } else if case .nap(let until) = pacing.storer(now: nowMonotonic, took: took) {
-                wakeAt = min(wakeAt, until)
-                napping = true
-            }
-            if deaf { wakeAt = min(wakeAt, nowMonotonic + Self.retryStoreNanoseconds) }
-            // Journaled reports are moved into the database when the thread is about to wait, not during a burst's
-            // batch window: those delivered first never cost the database a write. What is in flight stays in the
-            // journal (see `OutboxQueue.movableJournaled`).
-            let move = napping ? (succeeded: true, moved: 0) : moveJournaledItems()
-            if move.moved > 0 { wroteSinceCheckpoint = true }
-            // After sending: the next request is on its way while settled rows are deleted.
-            if applyPendingStoreWork() { wroteSinceCheckpoint = true }
-            if state.withLock({ $0.hasMemoryOnly }), !storeMemoryOnlyItems() {
-                wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds)
-            }
-            if !move.succeeded { wakeAt = min(wakeAt, MonotonicClock.now() + Self.retryStoreNanoseconds) }
-            let proceed = state.withLock { state -> Bool? in
-                if state.stopping { return nil }
-                return intake.withLock { intake -> Bool in
-                    // While napping out a batch window, new reports wait for it to end (the flag stays set).
-                    if state.wake || !intake.pending.isEmpty, !napping {
-                        state.wake = false
-                        return true
-                    }
-                    state.sleeping = !napping
-                    state.napping = napping
-                    intake.deliveryThreadWaits(napping: napping)
-                    return false
-                }
-            }
-            guard let proceed else { return }
-            changed = false
-            if !proceed, wroteSinceCheckpoint, state.withLock({ $0.queue.count == 0 && $0.pendingDeletes.isEmpty }) {
-                // Nothing left to deliver: the moment to copy the WAL into the database, off every busy path.
-                database?.checkpoint()
-                wroteSinceCheckpoint = false
-            }
-            if !proceed {
-                let reasons = waker.wait(until: wakeAt == UInt64.max ? nil : wakeAt)
-                changed = reasons.contains(.directoryChanged) || (deaf && reasons.contains(.deadline))
-                let wasNapping = napping
-                napping = false
-                state.withLock { state in
-                    state.sleeping = false
-                    state.napping = false
-                    if !wasNapping { state.wake = false }
-                    intake.withLock { $0.deliveryThreadRuns() }
-                }
+            switch deliveryPass(&loop) {
+            case .stop: return
+            case .again: continue
+            case .wait(let until):
+                let reasons = waker.wait(until: until)
+                woke(&loop, directoryChanged: reasons.contains(.directoryChanged), deadlinePassed: reasons.contains(.deadline))
             }
         }
     }
 
-    /// Whether this instance hears the other processes on its directory now (the watch reconnects when it can).
-    func hearsOthers(_ ownership: OwnershipLock) -> Bool {
-        ownership.watch?.reconnect(isOwner: ownership.isHeld) ?? false
+    /// After a wait: what woke the thread.
+    func woke(_ loop: inout DeliveryLoop, directoryChanged: Bool, deadlinePassed: Bool) {
+        loop.changed = directoryChanged || (loop.deaf && deadlinePassed)
+        loop.napping = false
+        intake.withLock { $0.schedule.woke() }
+    }
+
+    /// One pass of the delivery thread: returns what to wait for.
+    func deliveryPass(_ loop: inout DeliveryLoop) -> DeliveryWait {
+        // A directory change may be an instance dying (its files close): take over what its journal holds.
+        let recovered = loop.changed && recoverDeadJournals()
+        let took = takeReports()
+        let nowMonotonic = clock.monotonicNanoseconds
+        if recovered, ownership?.isHeld == true { adoptStoredItems(all: false) }
+        loop.deaf = ownership.map { !$0.hearsOthers } ?? false
+        if let ownership, !ownership.isHeld, loop.changed || loop.deaf {
+            _ = isOwner
+            loop.lastDataVersion = storage.dataVersion()
+            loop.deaf = !ownership.hearsOthers  // the owner now, or waiting on a new one
+        }
+        if let ownership, ownership.isHeld, loop.changed || loop.deaf {
+            // Another connection committed (another process's reports): take its rows.
+            let version = storage.dataVersion()
+            if version != loop.lastDataVersion {
+                loop.lastDataVersion = version
+                adoptStoredItems(all: false)
+            }
+        }
+        let owner = ownership?.isHeld ?? true
+        var wakeAt = UInt64.max
+        if owner {
+            wakeAt = min(wakeAt, dropExpired())
+            let hurry = state.withLock { $0.queue.activeFlushes > 0 || $0.queue.hasFullEventBatch(now: nowMonotonic) }
+            switch loop.pacing.owner(now: nowMonotonic, hurry: hurry) {
+            case .nap(let until):
+                wakeAt = min(wakeAt, until)
+                loop.napping = true
+            case .proceed:
+                let (work, selectedWakeAt) = state.withLock { $0.queue.selectWork(now: nowMonotonic) }
+                wakeAt = min(wakeAt, selectedWakeAt)
+                loop.pacing.chose(now: nowMonotonic, sent: !work.isEmpty, took: took)
+                for unit in work { send(unit) }
+            }
+        } else if case .nap(let until) = loop.pacing.storer(now: nowMonotonic, took: took) {
+            wakeAt = min(wakeAt, until)
+            loop.napping = true
+        }
+        if loop.deaf { wakeAt = min(wakeAt, nowMonotonic + Self.retryStoreNanoseconds) }
+        // Journaled reports are moved into the storage when the thread is about to wait, not during a burst's
+        // batch window: those delivered first never cost the storage a write. What is in flight stays in the
+        // journal (see `OutboxQueue.movableJournaled`).
+        let move = loop.napping ? (succeeded: true, moved: 0) : moveJournaledItems()
+        if move.moved > 0 { loop.wroteSinceCheckpoint = true }
+        // After sending: the next request is on its way while settled rows are deleted.
+        if applyPendingStoreWork() { loop.wroteSinceCheckpoint = true }
+        if state.withLock({ $0.hasMemoryOnly }), !storeMemoryOnlyItems() {
+            wakeAt = min(wakeAt, clock.monotonicNanoseconds + Self.retryStoreNanoseconds)
+        }
+        if !move.succeeded { wakeAt = min(wakeAt, clock.monotonicNanoseconds + Self.retryStoreNanoseconds) }
+        let napping = loop.napping
+        let waits = state.withLock { state -> Bool? in
+            if state.stopping { return nil }
+            return intake.withLock { $0.schedule.willWait(napping: napping, reportsPending: !$0.pending.isEmpty) }
+        }
+        guard let waits else { return .stop }
+        loop.changed = false
+        guard waits else { return .again }
+        if loop.wroteSinceCheckpoint, state.withLock({ $0.queue.count == 0 && $0.pendingDeletes.isEmpty }) {
+            // Nothing left to deliver: the moment to fold the written pages into the storage, off every busy path.
+            storage.checkpoint()
+            loop.wroteSinceCheckpoint = false
+        }
+        return .wait(until: wakeAt == UInt64.max ? nil : wakeAt)
     }
 
     /// Drops expired items; returns the monotonic instant the next one expires.
     func dropExpired() -> UInt64 {
-        let nowWall = WallClock.milliseconds()
+        let nowWall = clock.wallMilliseconds
         let (expiredAge, overflow) = settings.maximumAgeSeconds.multipliedReportingOverflow(by: 1000)
         guard !overflow else { return UInt64.max }
         let (dropped, oldest) = state.withLock { state in
             let dropped = state.queue.dropExpired(oldestAllowedMilliseconds: nowWall &- expiredAge)
-            if !dropped.isEmpty { state.wake = true }  // a flush may be waiting for exactly these
             return (dropped, state.queue.oldestCreatedMilliseconds)
         }
         if !dropped.isEmpty {
-            store.delete(Self.rowIDs(of: dropped))
+            storage.delete(Self.rowIDs(of: dropped))
             logger.info("dropped \(dropped.count) tracking items older than \(settings.maximumAgeSeconds) s")
         }
         guard let oldest else { return UInt64.max }
         let (expiresAt, late) = oldest.addingReportingOverflow(expiredAge)
         guard !late else { return UInt64.max }
         let wait = max(0, expiresAt - nowWall) + 1
-        return MonotonicClock.now() + UInt64(min(wait, 86_400_000 * 365)) * 1_000_000
+        return clock.monotonicNanoseconds + UInt64(min(wait, 86_400_000 * 365)) * 1_000_000
     }
 
     func send(_ work: OutboxQueue.Work) {
@@ -149,8 +156,8 @@ extension Outbox {
 
     /// Applies the verdict on one send to its items (runs on the transport thread).
     func finish(_ work: OutboxQueue.Work, _ outcome: Result<HTTPResponse, TransportError>) {
-        let now = MonotonicClock.now()
-        let nowWall = WallClock.milliseconds()
+        let now = clock.monotonicNanoseconds
+        let nowWall = clock.wallMilliseconds
         let isEvent: Bool
         let identity: String?
         switch work {
@@ -177,9 +184,8 @@ extension Outbox {
                 retryMilliseconds = waitMilliseconds
                 state.pendingRetries.append((retry.id, retry.attempts, nowWall + waitMilliseconds))
             }
-            state.wake = true
             // Napping too: the next batch may be whole already.
-            return (verdict, state.sleeping || state.napping)
+            return (verdict, intake.withLock { $0.schedule.change(endsNap: true) })
         }
         if mustSignal { waker.signal() }
         let what = isEvent ? "event batch" : "beacon"

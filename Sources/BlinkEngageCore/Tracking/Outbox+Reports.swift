@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Reports coming in: one journal write each, handed to the queue; the cap applied.
 extension Outbox {
     /// Queues a beacon URL durably, as the `href` a browser would request.
@@ -22,33 +16,39 @@ extension Outbox {
     /// refuses too, the item is kept in memory and written again every second and at shutdown, and delivered
     /// from memory meanwhile.
     func enqueue(_ payload: OutboxItem.Payload) {
-        let created = WallClock.milliseconds()
+        let created = clock.wallMilliseconds
         if let record = JournalRecord.encode(payload, createdMilliseconds: created),
            enqueueJournaled(payload, record, created) { return }
-        var storedID: Int64?
+        // Queued inside the insert's `then`, before any read of the storage can see the row: a read never queues
+        // it a second time.
+        var outcome: (dropped: [OutboxItem], mustSignal: Bool)?
         do {
-            storedID = try store.insert(payload, createdMilliseconds: created)
+            try storage.insert([(payload, created)], movingJournal: nil) { ids in
+                outcome = queue(OutboxItem(id: ids[0], createdMilliseconds: created, payload: payload), memoryOnly: false)
+            }
         } catch {
             logger.warning("could not store a tracking item (\(error.message)); keeping it in memory and trying again")
+            outcome = queue(OutboxItem(id: intake.withLock { $0.takeMemoryID() }, createdMilliseconds: created, payload: payload),
+                            memoryOnly: true)
         }
-        let (dropped, mustSignal) = state.withLock { state -> ([OutboxItem], Bool) in
-            takePending(into: &state)  // keeps report order
-            let id = storedID ?? intake.withLock { $0.takeMemoryID() }
-            if storedID == nil { state.hasMemoryOnly = true }
-            let item = OutboxItem(id: id, createdMilliseconds: created, payload: payload)
-            if let storedID, storedID <= state.lastLoadedID {
-                // Between the insert and this lock the delivery thread read the row from the store: it is
-                // queued from there, or already delivered and deleted. Queueing it again would send it twice.
-                state.queue.countQueued(item)
-            } else {
-                state.queue.append(item, memoryOnly: storedID == nil)
-            }
-            return queued(item, in: &state)
-        }
-        if mustSignal { waker.signal() }
+        guard let outcome else { return }
+        if outcome.mustSignal { waker.signal() }
         // Another process delivers: tell it (its directory watch sees the lock file touched).
-        if storedID != nil, let ownership, !ownership.isHeld { ownership.touch() }
-        dropOverflowRows(dropped)
+        if let ownership, !ownership.isHeld { ownership.touch() }
+        dropOverflowRows(outcome.dropped)
+    }
+
+    /// Queues an item stored (or kept in memory) without the journal: whether the delivery thread must be
+    /// woken, and what is over the cap.
+    private func queue(_ item: OutboxItem, memoryOnly: Bool) -> (dropped: [OutboxItem], mustSignal: Bool) {
+        state.withLock { state in
+            takePending(into: &state)  // keeps report order
+            if memoryOnly { state.hasMemoryOnly = true }
+            state.queue.append(item, memoryOnly: memoryOnly)
+            // An event behind a batch in flight goes out when that batch's answer wakes the thread: no wake now.
+            let sendable = !(item.isEvent && state.queue.eventBatchInFlight)
+            return (state.queue.dropOverflow(), intake.withLock { $0.schedule.change(sendable: sendable) })
+        }
     }
 
     /// Appends the report to the journal and hands it to the queue, under the intake lock only; false when there
@@ -77,8 +77,8 @@ extension Outbox {
         let (taken, journal) = intake.withLock { $0.takePending() }
         for (item, end) in taken { state.queue.append(item, journalEnd: end) }
         // Taken here, their hand-off can no longer wake the delivery thread (a move after a choice, a statistics
-        // call): it must look at the queue again before it sleeps.
-        if !taken.isEmpty { state.wake = true }
+        // call): it must look at the queue again before it sleeps. Their hand-off signalled it if that was due.
+        if !taken.isEmpty { _ = intake.withLock { $0.schedule.change() } }
         return journal
     }
 
@@ -94,17 +94,9 @@ extension Outbox {
         return took
     }
 
-    /// After queueing `item`: whether the delivery thread must be woken, and what is over the cap.
-    func queued(_ item: OutboxItem, in state: inout OutboxState) -> ([OutboxItem], Bool) {
-        state.wake = true
-        // An event behind a batch in flight goes out when that batch's answer wakes the thread: no wake now.
-        let sendableNow = !(item.isEvent && state.queue.eventBatchInFlight)
-        return (state.queue.dropOverflow(), state.sleeping && sendableNow)
-    }
-
     func dropOverflowRows(_ dropped: [OutboxItem]) {
         guard !dropped.isEmpty else { return }
-        store.delete(Self.rowIDs(of: dropped))
+        storage.delete(Self.rowIDs(of: dropped))
         logger.warning("tracking queue over its cap of \(settings.maximumItems): dropped the \(dropped.count) oldest")
     }
 }

@@ -1,6 +1,6 @@
-/// What a report touches: this instance's journal and the reports the queue has yet to take. `Outbox` keeps one
-/// under a lock of its own, so a report never waits for the delivery thread's work on the queue (choosing,
-/// settling, moving rows); lock order is the queue's lock first, never the reverse. No I/O beyond the journal.
+/// What a report touches: this instance's journal, the reports the queue has yet to take, and the delivery
+/// schedule. `Outbox` keeps one under a lock of its own (`LockRank.intake`), so a report never waits for the
+/// delivery thread's work on the queue (choosing, settling, moving rows). No I/O beyond the journal.
 struct OutboxIntake: Sendable {
     /// This instance's journal (nil without a database, or when none could be made). Appends happen under the
     /// intake's lock, so the journal's order and `pending`'s agree.
@@ -12,10 +12,8 @@ struct OutboxIntake: Sendable {
     /// Ids of items not (yet) in the database: negative, and rising, so that the queue's sort by (creation time,
     /// id) keeps them in the order they were reported.
     private var nextMemoryID: Int64 = Int64.min + 1
-    /// Mirrors of the delivery thread's state: whether a report must signal it.
-    private var deliverySleeping = false, deliveryNapping = false
-    /// Reports since the current nap began: a whole batch's worth wakes the thread.
-    private var reportsWhileNapping = 0
+    /// Whether the delivery thread runs, naps or sleeps, and so whether a report or a change must signal it.
+    var schedule = DeliverySchedule()
 
     init(journal: OutboxJournal?) { self.journal = journal }
 
@@ -31,14 +29,7 @@ struct OutboxIntake: Sendable {
         try journal?.append(record)
         let item = OutboxItem(id: takeMemoryID(), createdMilliseconds: createdMilliseconds, payload: payload)
         pending.append((item, journal?.size ?? 0))
-        if deliveryNapping {
-            // A whole batch need not wait for the end of the window.
-            reportsWhileNapping += 1
-            guard reportsWhileNapping >= OutboxQueue.maximumBatch else { return false }
-            reportsWhileNapping = 0
-            return true
-        }
-        return deliverySleeping
+        return schedule.reported()
     }
 
     /// The reports handed over since the last call, and the journal's name, size and moved part: every record up
@@ -48,21 +39,13 @@ struct OutboxIntake: Sendable {
         return (pending, journal.map { ($0.name, $0.size, journalConsumed) })
     }
 
-    /// The delivery thread is about to wait (napping out a batch window, or asleep until signalled), or runs.
-    mutating func deliveryThreadWaits(napping: Bool) {
-        if napping, !deliveryNapping { reportsWhileNapping = 0 }
-        (deliverySleeping, deliveryNapping) = (!napping, napping)
-    }
-
-    mutating func deliveryThreadRuns() { (deliverySleeping, deliveryNapping) = (false, false) }
-
     /// Records that the journal `name` is moved into the database up to `end`. When that is all of it and it is
     /// large, a fresh journal replaces it, and the old one is returned for the caller to retire.
-    mutating func moved(journal name: String, upTo end: Int, directory: StorageDirectory?) -> OutboxJournal? {
+    mutating func moved(journal name: String, upTo end: Int, storage: any OutboxStorage) -> OutboxJournal? {
         guard let current = journal, current.name == name else { return nil }
         journalConsumed = max(journalConsumed, end)
-        guard current.size == end, current.size >= OutboxJournal.rotationBytes, let directory,
-              let fresh = try? OutboxJournal(directory: directory) else { return nil }
+        guard current.size == end, current.size >= OutboxJournal.rotationBytes,
+              let fresh = try? storage.makeJournal() else { return nil }
         journal = fresh
         journalConsumed = 0
         return current
@@ -70,10 +53,10 @@ struct OutboxIntake: Sendable {
 
     /// Erasure: forgets the reports not yet taken and replaces the journal, deleting it with every record in it,
     /// so a crash cannot bring them back. Returns the reports forgotten.
-    mutating func erase(directory: StorageDirectory?) -> [(item: OutboxItem, end: Int)] {
+    mutating func erase(storage: any OutboxStorage) -> [(item: OutboxItem, end: Int)] {
         defer { pending.removeAll() }
-        if let old = journal, let directory {
-            journal = try? OutboxJournal(directory: directory)
+        if let old = journal {
+            journal = try? storage.makeJournal()
             journalConsumed = 0
             old.retire(consumed: Int.max)
         }

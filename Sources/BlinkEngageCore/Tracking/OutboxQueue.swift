@@ -120,8 +120,8 @@ struct OutboxQueue {
         if !entry.item.isEvent { beaconCount -= 1 }
     }
 
-    /// Counts a report without queueing it: its row was already read from the store (see Outbox.enqueue).
-    mutating func countQueued(_ item: OutboxItem) {
+    /// Counts a report as queued, whether or not its entry is new.
+    private mutating func countQueued(_ item: OutboxItem) {
         if item.isEvent { statistics.eventsQueued += 1 } else { statistics.beaconsQueued += 1 }
     }
 

@@ -3,12 +3,6 @@
 struct OutboxState {
     var queue: OutboxQueue
     var stopping = false
-    var wake = false
-    /// The delivery thread waits on `WakeSignal` with nothing due soon: a change must signal it. (While it
-    /// naps out a batch window it wakes by itself; only a flush, an answer, or a whole batch's worth of
-    /// reports signals.)
-    var sleeping = false
-    var napping = false
     /// An item the store refused lives in memory only: the delivery thread tries to write it.
     var hasMemoryOnly = false
     var connectionFailures = 0

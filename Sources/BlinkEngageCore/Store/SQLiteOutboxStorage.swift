@@ -1,29 +1,7 @@
-/// Where queued items live between being reported and being delivered: a table of `blinkengage.db`.
-protocol OutboxStore: AnyObject, Sendable {
-    /// Stores the item and returns its id; when this returns the item survives the death of the process.
-    func insert(_ payload: OutboxItem.Payload, createdMilliseconds: Int64) throws(EngineFailure) -> Int64
-    /// Forgets delivered or dropped items.
-    func delete(_ ids: [Int64])
-    /// Records a failed attempt, so backoff survives a restart.
-    func recordAttempt(id: Int64, attempts: Int, nextAttemptMilliseconds: Int64)
-    /// Every stored item with an id above `afterID`, in queue order, with its attempts and next attempt time;
-    /// rows that cannot be items (damaged, foreign) are deleted and counted in `corrupt`.
-    func load(afterID: Int64) -> (rows: [StoredOutboxRow], corrupt: Int)
-    /// The ids of every stored item (to forget entries a previous owner delivered); nil when the store cannot
-    /// be read now, which must never read as "empty".
-    func storedIDs() -> Set<Int64>?
-}
-
-/// A stored item with its delivery state.
-struct StoredOutboxRow: Sendable, Equatable {
-    var item: OutboxItem
-    var attempts: Int
-    var nextAttemptMilliseconds: Int64
-}
-
-/// The outbox table. A report is one prepared INSERT; order is the table's rowid, which SQLite keeps increasing
-/// across processes.
-final class SQLiteOutboxStore: OutboxStore {
+/// The outbox table of `blinkengage.db`, and the journal files in front of it in the storage directory
+/// (`OutboxJournal`). A report is one prepared INSERT, or one journal write; order is the table's rowid, which
+/// SQLite keeps increasing across processes.
+final class SQLiteOutboxStorage: OutboxStorage {
     static let schema = [
         """
         CREATE TABLE IF NOT EXISTS outbox (
@@ -43,12 +21,51 @@ final class SQLiteOutboxStore: OutboxStore {
     ]
     static let beaconKind: Int64 = 0, eventKind: Int64 = 1
 
-    private let database: Database
+    let database: Database
+    /// Where the journals live; nil: none are kept (each report is then an insert).
+    let directory: StorageDirectory?
+    /// The storage's rule (see `OutboxStorage`): reads and their adoption never beside writes and their
+    /// bookkeeping. Its value counts the reads.
+    private let sync = Locked(0, rank: .storage)
 
-    init(database: Database) { self.database = database }
+    init(database: Database, directory: StorageDirectory? = nil) {
+        self.database = database
+        self.directory = directory
+    }
 
-    func insert(_ payload: OutboxItem.Payload, createdMilliseconds: Int64) throws(EngineFailure) -> Int64 {
-        try database.withConnection { session throws(EngineFailure) in try Self.insert(payload, createdMilliseconds, in: session) }
+    var damageAtOpen: (movedTo: String, reason: String)? {
+        if case .recovered(let aside, let reason) = database.openOutcome { return (aside, reason) }
+        return nil
+    }
+
+    @discardableResult
+    func insert(_ items: [NewItem], movingJournal journal: (name: String, consumed: Int)?,
+                then: ([Int64]) -> Void) throws(EngineFailure) -> [Int64] {
+        try sync.withLock { _ throws(EngineFailure) in
+            let ids = try insertUnsynchronised(items, movingJournal: journal)
+            then(ids)
+            return ids
+        }
+    }
+
+    /// The insert itself: one transaction for several rows or a journal's progress, none for a single report.
+    func insertUnsynchronised(_ items: [NewItem], movingJournal journal: (name: String, consumed: Int)?) throws(EngineFailure) -> [Int64] {
+        try database.withConnection { session throws(EngineFailure) in
+            guard items.count > 1 || journal != nil else {
+                return try items.map { item throws(EngineFailure) in try Self.insert(item.payload, item.createdMilliseconds, in: session) }
+            }
+            var ids: [Int64] = []
+            ids.reserveCapacity(items.count)
+            try session.transaction { () throws(EngineFailure) in
+                let statement = try session.statement(Self.insertSQL)
+                for item in items { ids.append(try Self.insert(item.payload, item.createdMilliseconds, with: statement, in: session)) }
+                if let journal {
+                    try session.run("INSERT OR REPLACE INTO outbox_journal (name, consumed) VALUES (?, ?)",
+                                    [.text(journal.name), .integer(Int64(journal.consumed))])
+                }
+            }
+            return ids
+        }
     }
 
     private static let insertSQL = "INSERT INTO outbox (kind, body, identity, host, created_ms, privacy) VALUES (?, ?, ?, ?, ?, ?)"
@@ -72,22 +89,6 @@ final class SQLiteOutboxStore: OutboxStore {
     }
 
     // MARK: - Journals
-
-    /// Moves journal records into the table: inserts `items` in order and records that `journal` is consumed up
-    /// to byte `consumed`, in one transaction. Returns the new rows' ids, in the order of `items`.
-    func insertJournaled(_ items: [(payload: OutboxItem.Payload, createdMilliseconds: Int64)], journal: String,
-                         consumed: Int) throws(EngineFailure) -> [Int64] {
-        try database.withConnection { session throws(EngineFailure) in
-            var ids: [Int64] = []
-            ids.reserveCapacity(items.count)
-            try session.transaction { () throws(EngineFailure) in
-                let statement = try session.statement(Self.insertSQL)
-                for item in items { ids.append(try Self.insert(item.payload, item.createdMilliseconds, with: statement, in: session)) }
-                try session.run("INSERT OR REPLACE INTO outbox_journal (name, consumed) VALUES (?, ?)", [.text(journal), .integer(Int64(consumed))])
-            }
-            return ids
-        }
-    }
 
     /// How many bytes of `journal` are already in the table (0 for one never moved); nil when unreadable.
     func journalConsumed(_ journal: String) -> Int? {
@@ -121,7 +122,14 @@ final class SQLiteOutboxStore: OutboxStore {
 
     /// One statement per run of consecutive ids (a delivered batch is usually one run), all in one transaction,
     /// so the write lock that reports wait for is held as briefly as possible.
-    func delete(_ ids: [Int64]) {
+    func delete(_ ids: [Int64], then: () -> Void) {
+        sync.withLock { _ in
+            deleteUnsynchronised(ids)
+            then()
+        }
+    }
+
+    private func deleteUnsynchronised(_ ids: [Int64]) {
         guard !ids.isEmpty else { return }
         var runs: [(Int64, Int64)] = []
         for id in ids.sorted() {
@@ -143,25 +151,49 @@ final class SQLiteOutboxStore: OutboxStore {
         }
     }
 
-    func load(afterID: Int64) -> (rows: [StoredOutboxRow], corrupt: Int) {
+    func load(afterID: Int64, then adopt: (_ rows: [StoredOutboxRow]?, _ corrupt: Int) -> Void) {
+        sync.withLock { reads in
+            reads += 1
+            let (rows, corrupt) = loadUnsynchronised(afterID: afterID)
+            adopt(rows, corrupt)
+        }
+    }
+
+    /// nil rows: the table cannot be read now.
+    private func loadUnsynchronised(afterID: Int64) -> (rows: [StoredOutboxRow]?, corrupt: Int) {
         var rows: [StoredOutboxRow] = []
         var damaged: [Int64] = []
-        try? database.withConnection { session throws(EngineFailure) in
-            try session.run("SELECT id, kind, body, identity, created_ms, attempts, next_attempt_ms, privacy FROM outbox WHERE id > ? ORDER BY id",
-                            [.integer(afterID)]) { row throws(EngineFailure) in
-                let id = row.integer(0)
-                guard let item = Self.item(id: id, kind: row.integer(1), body: row.text(2), identity: row.text(3),
-                                           identityIsNull: row.isNull(3), created: row.integer(4), privacy: row.text(7) ?? "") else {
-                    damaged.append(id)
-                    return
+        do {
+            try database.withConnection { session throws(EngineFailure) in
+                try session.run("SELECT id, kind, body, identity, created_ms, attempts, next_attempt_ms, privacy FROM outbox WHERE id > ? ORDER BY id",
+                                [.integer(afterID)]) { row throws(EngineFailure) in
+                    let id = row.integer(0)
+                    guard let item = Self.item(id: id, kind: row.integer(1), body: row.text(2), identity: row.text(3),
+                                               identityIsNull: row.isNull(3), created: row.integer(4), privacy: row.text(7) ?? "") else {
+                        damaged.append(id)
+                        return
+                    }
+                    rows.append(StoredOutboxRow(item: item, attempts: Int(clamping: max(0, row.integer(5))),
+                                                nextAttemptMilliseconds: row.integer(6)))
                 }
-                rows.append(StoredOutboxRow(item: item, attempts: Int(clamping: max(0, row.integer(5))),
-                                            nextAttemptMilliseconds: row.integer(6)))
             }
+        } catch {
+            return (nil, 0)
         }
-        delete(damaged)
+        deleteUnsynchronised(damaged)
         return (rows, damaged.count)
     }
+
+    /// SQLite's count of commits by other connections: unchanged means a directory event was this process's own.
+    func dataVersion() -> Int64 {
+        (try? database.withConnection { session throws(EngineFailure) -> Int64 in
+            var version: Int64 = 0
+            try session.run("PRAGMA data_version") { row throws(EngineFailure) in version = row.integer(0) }
+            return version
+        }) ?? 0
+    }
+
+    func checkpoint() { database.checkpoint() }
 
     func storedIDs() -> Set<Int64>? {
         var ids = Set<Int64>()
@@ -194,40 +226,10 @@ final class SQLiteOutboxStore: OutboxStore {
     }
 }
 
-extension SQLiteOutboxStore {
+extension SQLiteOutboxStorage {
     /// A stored privacy query is only ever `name=value&...` of percent-encoded text: anything else (a damaged or
     /// foreign row) is not appended to a URL.
     static func isPrivacyQuery(_ text: String) -> Bool {
         text.utf8.allSatisfy { ASCII.isAlphanumeric($0) || "-._~%=&".utf8.contains($0) }
     }
-}
-
-/// Items kept in memory only, when no storage directory is usable.
-final class MemoryOutboxStore: OutboxStore {
-    private let rows = Locked<(next: Int64, rows: [Int64: StoredOutboxRow])>((1, [:]))
-
-    func insert(_ payload: OutboxItem.Payload, createdMilliseconds: Int64) throws(EngineFailure) -> Int64 {
-        rows.withLock { state in
-            let id = state.next
-            state.next += 1
-            state.rows[id] = StoredOutboxRow(item: OutboxItem(id: id, createdMilliseconds: createdMilliseconds, payload: payload),
-                                             attempts: 0, nextAttemptMilliseconds: 0)
-            return id
-        }
-    }
-
-    func delete(_ ids: [Int64]) { rows.withLock { state in for id in ids { state.rows[id] = nil } } }
-
-    func recordAttempt(id: Int64, attempts: Int, nextAttemptMilliseconds: Int64) {
-        rows.withLock { state in
-            state.rows[id]?.attempts = attempts
-            state.rows[id]?.nextAttemptMilliseconds = nextAttemptMilliseconds
-        }
-    }
-
-    func load(afterID: Int64) -> (rows: [StoredOutboxRow], corrupt: Int) {
-        (rows.withLock { $0.rows.values.filter { $0.item.id > afterID }.sorted { $0.item.id < $1.item.id } }, 0)
-    }
-
-    func storedIDs() -> Set<Int64>? { rows.withLock { Set($0.rows.keys) } }
 }
