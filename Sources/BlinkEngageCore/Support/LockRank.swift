@@ -22,6 +22,9 @@ enum LockRank: UInt8, Comparable, Sendable {
 
     static func < (lhs: LockRank, rhs: LockRank) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Whether a thread holding `held` (innermost last) may wait for a lock of rank `next`.
+    static func allows(_ next: LockRank, holding held: [LockRank]) -> Bool { held.last.map { $0 < next } ?? true }
+
     #if DEBUG
     /// The ranks the calling thread holds, innermost last: a per-thread array behind a thread-specific key.
     private final class Held {
@@ -44,8 +47,8 @@ enum LockRank: UInt8, Comparable, Sendable {
     /// Before waiting for a lock of this rank: stops when the thread already holds one of this rank or higher.
     func willLock() {
         let held = Self.held
-        if let innermost = held.ranks.last, innermost >= self {
-            fatalError("lock order: \(self) taken while holding \(innermost) (see LockRank)")
+        guard Self.allows(self, holding: held.ranks) else {
+            fatalError("lock order: \(self) taken while holding \(held.ranks) (see LockRank)")
         }
         held.ranks.append(self)
     }
