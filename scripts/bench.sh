@@ -13,7 +13,8 @@
 # against it, BENCH_ONLY=scans only the byte scans' SSE2 and plain C builds, BENCH_ONLY=viewability only the visibility
 # report against a feed event report, BENCH_ONLY=roundtrips only the round trips on a 100 ms network,
 # BENCH_ONLY=switches only the context switches per fetch of each callback and I/O mode, and prints that table;
-# BENCH_ONLY=fetch only the fetch + decode tables; BENCH_ONLY=urls only the URL shapes.
+# BENCH_ONLY=fetch only the fetch + decode tables; BENCH_ONLY=urls only the URL shapes; BENCH_ONLY=startstop only
+# the start and shutdown medians.
 # Writes the tables to BENCHMARKS.md.
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -60,6 +61,8 @@ for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/v1/events" -d '{}' >/de
 base="http://127.0.0.1:$port"
 cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/tracking_bench.c -o "$work/tracking_bench" \
   -Ldist/lib -l:libblinkengage.so.1 -lcurl -lpthread -Wl,-rpath,"$top/dist/lib"
+cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/start_stop_blinkengage.c -o "$work/start_stop_blinkengage" \
+  -Ldist/lib -l:libblinkengage.so.1 -Wl,-rpath,"$top/dist/lib"
 cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/fetch_blinkengage.c -o "$work/fetch_blinkengage" \
   -Ldist/lib -l:libblinkengage.so.1 -Wl,-rpath,"$top/dist/lib"
 cc -std=c99 -O2 -Wall -Wextra bench/fetch_jansson.c -o "$work/fetch_jansson" -lcurl -ljansson
@@ -374,6 +377,16 @@ PY
   echo "proxy counts connections and bytes sent."
   echo
   "$top/scripts/roundtrips.sh" "$top/dist" "$work" 2>/dev/null
+  echo
+  fi
+  if [ -z "$only" ] || [ "$only" = startstop ]; then
+  echo "## Start and shutdown on the caller's thread: $(nproc) cores, $(date -u +%Y-%m-%d)"
+  echo
+  echo "bench/start_stop_blinkengage.c: be_sdk_start, then be_sdk_shutdown with nothing owed, in a fresh storage"
+  echo "directory and again in the same one (used), the services on nginx; medians of 7, then the slowest."
+  echo "Goals: start at most 2 ms, shutdown at most 1 ms."
+  echo
+  echo "- $("$work/start_stop_blinkengage" "$base" 7)"
   echo
   fi
   echo "## Tracking: $(nproc) cores, $(date -u +%Y-%m-%d)"
