@@ -139,21 +139,38 @@ static inline int be_set_thread_name(const char *name) {
 /* --- The storage directory's change notice between processes.
  * Linux: inotify on the directory, for another process touching the ownership lock file (after it queued an
  * item, or when it lets go of the lock) or closing its files (which the kernel does when that process exits).
- * Plain writes are not watched, so this process's own database writes wake no one. Returns the descriptor,
- * readable on a change, or -1. */
-static inline int be_directory_watch(const char *path) {
+ * Plain writes are not watched, so this process's own database writes wake no one.
+ * be_directory_watch_open makes the descriptor (readable on a change; -1 on failure), be_directory_watch_add
+ * watches `path` on it (the watch's number, or -1), be_directory_watch_remove ends that watch and drains what the
+ * descriptor still holds, leaving it empty and quiet for another watch. */
+static inline int be_directory_watch_open(void) {
 #ifdef BE_PLATFORM_LINUX
-    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (fd < 0) return -1;
-    if (inotify_add_watch(fd, path, IN_ATTRIB | IN_CLOSE_WRITE) < 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
+    return inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 #else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+static inline int be_directory_watch_add(int fd, const char *path) {
+#ifdef BE_PLATFORM_LINUX
+    return inotify_add_watch(fd, path, IN_ATTRIB | IN_CLOSE_WRITE);
+#else
+    (void)fd;
     (void)path;
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+static inline void be_directory_watch_remove(int fd, int watch) {
+#ifdef BE_PLATFORM_LINUX
+    char events[4096];
+    (void)inotify_rm_watch(fd, watch);
+    while (read(fd, events, sizeof events) > 0) {}
+#else
+    (void)fd;
+    (void)watch;
 #endif
 }
 

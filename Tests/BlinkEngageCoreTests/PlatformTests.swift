@@ -123,6 +123,39 @@ import TestSupport
         second.release()
     }
 
+    #if !BLINKENGAGE_PLATFORM_POSIX
+    /// A watch let go of leaves its descriptor for the next (closing it would wait for the kernel): the next watch
+    /// takes it, hears its own directory, and nothing of the one before.
+    @Test func aWatchLetGoOfLeavesItsDescriptorCleanForTheNext() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("be-spare-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func lockFile(in name: String) throws -> (StorageDirectory, Int32) {
+            try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+            let directory = try StorageDirectory.at(root + "/" + name)
+            return (directory, try directory.openOwnFile("outbox.lock"))
+        }
+        let (old, oldLock) = try lockFile(in: "old"), (new, newLock) = try lockFile(in: "new")
+        defer { close(oldLock); close(newLock) }
+        let spare = SpareDescriptor()
+        var first = DirectoryWatch(directory: old, lockFile: oldLock, spare: spare)
+        let reused = try #require(first?.descriptors().first)
+        first?.announce()  // a change left unread in the descriptor
+        first = nil
+        let watch = try #require(DirectoryWatch(directory: new, lockFile: newLock, spare: spare))
+        #expect(watch.descriptors() == [reused])
+        #expect(!change(watch, within: 0))  // nothing of the old watch came along
+        watch.announce()
+        #expect(change(watch, within: Self.surely))
+        // A change in the old directory: its own new watch hears it (the kernel queues events within the call
+        // that makes them), and the reused descriptor does not.
+        let oldWatch = try #require(DirectoryWatch(directory: old, lockFile: oldLock, spare: spare))
+        #expect(oldWatch.descriptors() != [reused])
+        oldWatch.announce()
+        #expect(change(oldWatch, within: Self.surely))
+        #expect(!change(watch, within: 0))
+    }
+    #endif
+
     /// The library this build made (BE_LIB_DIR) imports Linux's own calls only in the Linux build.
     @Test func theLibraryImportsLinuxCallsOnlyInTheLinuxBuild() throws {
         let listing = try Command.run("/usr/bin/nm", ["-D", "--undefined-only", ProjectPaths.library.path])

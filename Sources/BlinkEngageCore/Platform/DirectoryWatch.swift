@@ -129,16 +129,29 @@ final class DirectoryWatch: Sendable {
     }
     #else
     private let descriptor: Int32
+    /// The directory's watch on `descriptor`.
+    private let watch: Int32
     private let lockFile: Int32
 
-    /// - Parameter lockFile: the ownership lock's descriptor (touched to announce).
-    init?(directory: StorageDirectory, lockFile: Int32) {
-        descriptor = be_directory_watch(directory.path)
-        self.lockFile = lockFile
-        guard descriptor >= 0 else { return nil }
+    private let spare: SpareDescriptor
+
+    /// - Parameters:
+    ///   - lockFile: the ownership lock's descriptor (touched to announce).
+    ///   - spare: where a descriptor let go of waits for the next watch (tests bring their own).
+    init?(directory: StorageDirectory, lockFile: Int32, spare: SpareDescriptor = .shared) {
+        let descriptor = spare.take() ?? be_directory_watch_open()
+        let watch = descriptor >= 0 ? be_directory_watch_add(descriptor, directory.path) : -1
+        guard watch >= 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            return nil
+        }
+        (self.descriptor, self.watch, self.lockFile, self.spare) = (descriptor, watch, lockFile, spare)
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        be_directory_watch_remove(descriptor, watch)
+        spare.keep(descriptor)
+    }
 
     /// The descriptors to poll for readability; they change as the portable watch takes connections.
     func descriptors() -> [Int32] { [descriptor] }
@@ -161,3 +174,44 @@ final class DirectoryWatch: Sendable {
     func reconnect(isOwner: Bool) -> Bool { true }
     #endif
 }
+
+#if !(BLINKENGAGE_PLATFORM_POSIX || !os(Linux))
+/// One inotify descriptor a watch let go of, kept for the next watch in this process. Closing one makes the
+/// calling thread wait for the kernel to retire its watches (a grace period: 12 to 14 ms of a 14 ms
+/// `be_sdk_shutdown` under `perf trace`), while removing the watch does not wait. At most one is kept, marked with
+/// the process that kept it: a forked child shares its parent's, and closes its copy rather than use it.
+final class SpareDescriptor: Sendable {
+    static let shared = SpareDescriptor()
+    private let kept = Locked<(descriptor: Int32, process: pid_t)?>(nil)
+
+    /// The kept descriptor, now the caller's; nil when none is kept.
+    func take() -> Int32? { exchange(nil) }
+
+    /// Keeps `descriptor` (emptied of watches and events) for the next watch, or closes it when one is kept.
+    func keep(_ descriptor: Int32) {
+        if let unkept = exchange(descriptor) { close(unkept) }
+    }
+
+    /// Takes the kept descriptor (`offered` nil), or offers one: returns what the caller now holds. One inherited
+    /// across `fork` is closed: the child's copy only, which retires nothing of the parent's watches.
+    private func exchange(_ offered: Int32?) -> Int32? {
+        let process = getpid()
+        let (held, inherited) = kept.withLock { kept -> (Int32?, Int32?) in
+            var inherited: Int32?
+            if let spare = kept, spare.process != process {
+                inherited = spare.descriptor
+                kept = nil
+            }
+            guard let offered else {
+                defer { kept = nil }
+                return (kept?.descriptor, inherited)
+            }
+            guard kept == nil else { return (offered, inherited) }
+            kept = (offered, process)
+            return (nil, inherited)
+        }
+        if let inherited { close(inherited) }
+        return held
+    }
+}
+#endif
