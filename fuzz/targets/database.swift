@@ -21,7 +21,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     close(descriptor)
     guard let storage = try? StorageDirectory.open(path: directory),
           case .ready(let database, _)? = try? StoreFormat.open(storage) else { return 0 }
-    let (rows, _) = SQLiteOutboxStore(database: database).load(afterID: 0)
+    let (rows, _) = SQLiteOutboxStorage(database: database).load(afterID: 0)
     for row in rows {
         if case .beacon(let url) = row.item.payload { precondition(ServiceURL.isAbsoluteHTTP(url)) }
     }

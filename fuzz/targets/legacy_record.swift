@@ -10,7 +10,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         preconditionFailure("a row of the wrong shape")
     }
     let identity: String? = if case .text(let text) = row[2] { text } else { nil }
-    precondition(SQLiteOutboxStore.item(id: 1, kind: kind, body: body, identity: identity, identityIsNull: identity == nil,
+    precondition(SQLiteOutboxStorage.item(id: 1, kind: kind, body: body, identity: identity, identityIsNull: identity == nil,
                                         created: created) != nil)
     return 0
 }
