@@ -545,9 +545,10 @@ def self_signed_context():
     return context
 
 
-def ca_signed_context(directory):
-    """A TLS context for 127.0.0.1 whose certificate is signed by a CA made here: DIRECTORY/ca.pem is that CA
-    (for clients to trust) and DIRECTORY/pin.txt the server key's sha256// pin. Made with the openssl tool."""
+def ca_signed_context(directory, host="127.0.0.1"):
+    """A TLS context for `host` (an IPv4 address) whose certificate is signed by a CA made here: DIRECTORY/ca.pem
+    is that CA (for clients to trust) and DIRECTORY/pin.txt the server key's sha256// pin. Made with the openssl
+    tool."""
     import base64
     import hashlib
     import ssl
@@ -562,10 +563,10 @@ def ca_signed_context(directory):
     os.makedirs(directory, exist_ok=True)
     openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=BlinkEngage Test CA",
             "-keyout", path("ca-key.pem"), "-out", path("ca.pem"))
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", path("key.pem"),
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + host, "-keyout", path("key.pem"),
             "-out", path("server.csr"))
     with open(path("san.cnf"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\n")
+        f.write("subjectAltName=IP:%s\n" % host)
     openssl("x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca-key.pem"),
             "-CAcreateserial", "-days", "1", "-extfile", path("san.cnf"), "-out", path("cert.pem"))
     public_key = openssl("pkey", "-in", path("key.pem"), "-pubout", "-outform", "DER")
@@ -578,13 +579,17 @@ def ca_signed_context(directory):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: an ephemeral one)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the IPv4 address to listen on (default 127.0.0.1; another only inside a test's own network)")
+    parser.add_argument("--port", type=int, default=0, help="port on HOST (default: an ephemeral one)")
     parser.add_argument("--api-key", default="demo-key", help="the API key the services accept")
     parser.add_argument("--fixtures", default=os.path.join(HERE, "fixtures"))
     parser.add_argument("--tls", action="store_true",
                         help="serve https with a freshly made self-signed certificate (which clients must refuse)")
     parser.add_argument("--tls-ca", metavar="DIRECTORY",
                         help="serve https with a certificate signed by a CA made in DIRECTORY (ca.pem, pin.txt)")
+    parser.add_argument("--tcp-fastopen", action="store_true",
+                        help="accept TCP Fast Open (the kernel's net.ipv4.tcp_fastopen needs its server bit, 2)")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="stop when standard input closes (so a test's server dies with the test)")
     args = parser.parse_args()
@@ -593,13 +598,18 @@ def main():
     Handler.sandbox = sandbox
     ThreadingHTTPServer.request_queue_size = 1024  # bursts of connections must not stall in the backlog
     ThreadingHTTPServer.daemon_threads = True
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server = ThreadingHTTPServer((args.host, args.port), Handler, bind_and_activate=False)
+    server.server_bind()
+    if args.tcp_fastopen:
+        # Before listen: a queue of 16 connections whose SYN may carry data.
+        server.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_FASTOPEN, 16)
+    server.server_activate()
     scheme = "http"
     if args.tls or args.tls_ca:
         scheme = "https"
-        context = ca_signed_context(args.tls_ca) if args.tls_ca else self_signed_context()
+        context = ca_signed_context(args.tls_ca, args.host) if args.tls_ca else self_signed_context()
         server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
-    sandbox.base_url = "%s://127.0.0.1:%d" % (scheme, server.server_address[1])
+    sandbox.base_url = "%s://%s:%d" % (scheme, args.host, server.server_address[1])
     print("listening on " + sandbox.base_url, flush=True)
 
     if args.exit_on_stdin_eof:

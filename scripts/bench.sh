@@ -378,6 +378,14 @@ PY
   echo
   "$top/scripts/roundtrips.sh" "$top/dist" "$work" 2>/dev/null
   echo
+  echo "### Process start to first offers where the server takes TCP Fast Open"
+  echo
+  echo "scripts/netns-roundtrips.sh: the kernel's own TCP on both ends, two network namespaces and a packet relay"
+  echo "holding each packet 50 ms each way (bench/tun_delay.py), the sandbox over TLS 1.3 taking Fast Open. Each run"
+  echo "is a new process; the first of each contender without a cookie, the later ones with the one it got."
+  echo
+  "$top/scripts/netns-roundtrips.sh" "$top/dist" 2>/dev/null
+  echo
   fi
   if [ -z "$only" ] || [ "$only" = startstop ]; then
   echo "## Start and shutdown on the caller's thread: $(nproc) cores, $(date -u +%Y-%m-%d)"

@@ -48,4 +48,8 @@ static inline CURLMcode be_curl_multi_setopt_timer_fn(CURLM *multi, be_curl_time
 static inline CURLMcode be_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
     return curl_multi_setopt(multi, option, value);
 }
+/* The loaded library's version record (CURLVERSION_NOW is a macro Swift cannot import). */
+static inline const curl_version_info_data *be_curl_version_info(void) {
+    return curl_version_info(CURLVERSION_NOW);
+}
 #endif

@@ -122,6 +122,10 @@ final class EasyHandle {
         if let proxy = options.network.proxy { try set(CURLOPT_PROXY, proxy) }
         if let caFile = options.network.caFile { try set(CURLOPT_CAINFO, caFile) }
         if let pins = options.network.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pins) }
+        // TCP Fast Open where the loaded libcurl has it: without a cookie for the server, or where the kernel or the
+        // server does not do it, the connection opens as it would without (the kernel falls back by itself). A
+        // libcurl built without it refuses the option, and that changes nothing.
+        if CurlFeatures.tcpFastOpen { _ = be_curl_easy_setopt_long(rawHandle, CURLOPT_TCP_FASTOPEN, 1) }
         // "" lets libcurl decode every encoding it can; what is offered is the header line below.
         try set(CURLOPT_ACCEPT_ENCODING, "")
         // Transfers to an https host whose connection is being made wait to learn whether it multiplexes (HTTP/2

@@ -1,0 +1,19 @@
+internal import CCurl
+
+/// What the libcurl loaded at run time can do, read once from `curl_version_info`: the SDK links whichever
+/// `libcurl.so.4` the system has, so a feature is used only when the library in the process has it.
+enum CurlFeatures {
+    /// libcurl's version as 0xXXYYZZ.
+    static let version: UInt32 = be_curl_version_info().map { UInt32($0.pointee.version_num) } ?? 0
+
+    /// `CURLOPT_TCP_FASTOPEN` (libcurl 7.49 and later; Linux and macOS): a connection to a server that gave this
+    /// machine a cookie carries its first flight (the TLS ClientHello, or the request) in the SYN. The kernel keeps
+    /// cookies per server for every process, so a new process's first connection saves the round trip too.
+    static let tcpFastOpen: Bool = {
+        #if os(Linux) || os(macOS)
+        return version >= 0x07_31_00
+        #else
+        return false
+        #endif
+    }()
+}

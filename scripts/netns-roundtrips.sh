@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Process start -> first offers over a delayed path where TCP Fast Open can work (it cannot cross the user-space TCP
+# proxy of scripts/roundtrips.sh): two network namespaces joined by a packet relay that holds every packet
+# ROUNDTRIP_DELAY_MS each way (default 50: a 100 ms round trip; bench/tun_delay.py), the sandbox over TLS 1.3 (a CA made for the run)
+# accepting Fast Open in one (net.ipv4.tcp_fastopen=3 there), the clients in the other. Each contender runs
+# ROUNDTRIP_RUNS times (default 3), each run a new process with a new storage directory: the first run of each has
+# no cookie yet (the kernel's cached cookies are flushed before each contender), the later ones have the one the
+# first got (the kernel keeps them per server, for every process). Prints a Markdown
+# table: each run in milliseconds and in round trips.
+#   scripts/netns-roundtrips.sh DIST_DIR   (root; says so and skips where network namespaces cannot be made)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+dist=${1:-$top/dist}
+delay=${ROUNDTRIP_DELAY_MS:-50}
+runs=${ROUNDTRIP_RUNS:-3}
+rtt=$((2 * delay))
+server="be-rt-server-$$" client="be-rt-client-$$"
+if [ "$(id -u)" != 0 ] || ! ip netns add "$server" 2>/dev/null; then
+  echo "netns-roundtrips: skipped: network namespaces cannot be made here (root and CAP_SYS_ADMIN are needed)"
+  exit 0
+fi
+ip netns add "$client"
+work=$(mktemp -d)
+sandbox_pid="" relay_pid=""
+cleanup() {
+  [ -z "$relay_pid" ] || kill "$relay_pid" 2>/dev/null || true
+  [ -z "$sandbox_pid" ] || kill "$sandbox_pid" 2>/dev/null || true
+  [ -z "$sandbox_pid" ] || wait "$sandbox_pid" 2>/dev/null || true
+  ip netns del "$server" 2>/dev/null || true
+  ip netns del "$client" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# netem is not in every kernel (not in this machine's): the delay is bench/tun_delay.py's, between a TUN device in
+# each namespace, so both ends keep the kernel's own TCP.
+ip -n "$server" tuntap add dev be-rt-s mode tun
+ip -n "$client" tuntap add dev be-rt-c mode tun
+ip -n "$server" addr add 10.77.0.1 peer 10.77.0.2 dev be-rt-s
+ip -n "$client" addr add 10.77.0.2 peer 10.77.0.1 dev be-rt-c
+for side in "$server:be-rt-s" "$client:be-rt-c"; do
+  ip -n "${side%%:*}" link set lo up
+  ip -n "${side%%:*}" link set "${side#*:}" up
+done
+mkfifo "$work/relay"
+python3 "$top/bench/tun_delay.py" "$server" be-rt-s "$client" be-rt-c "$delay" > "$work/relay" &
+relay_pid=$!
+read -r _ < "$work/relay"
+ip netns exec "$server" sysctl -qw net.ipv4.tcp_fastopen=3
+ip netns exec "$client" sysctl -qw net.ipv4.tcp_fastopen=1
+
+cc -std=c99 -O2 -Wall -Wextra -I"$top/include" "$top/bench/roundtrip_blinkengage.c" -o "$work/roundtrip_blinkengage" \
+  -L"$dist/lib" -l:libblinkengage.so.1 -lpthread -Wl,-rpath,"$dist/lib"
+cc -std=c99 -O2 -Wall -Wextra "$top/bench/roundtrip_curl.c" -o "$work/roundtrip_curl" -lcurl
+
+mkfifo "$work/out"
+ip netns exec "$server" python3 "$top/sandbox/server.py" --host 10.77.0.1 --tls-ca "$work/ca" --tcp-fastopen \
+  > "$work/out" 2>"$work/sandbox.log" &
+sandbox_pid=$!
+read -r line < "$work/out"
+cat "$work/out" > /dev/null &
+base=${line#listening on }
+
+# One contender's runs: milliseconds of each, in order.
+runs_of() {
+  local contender=$1 run
+  for run in $(seq "$runs"); do
+    local storage="$work/storage-$contender-$run"
+    mkdir -p "$storage"
+    case $contender in
+      blinkengage) ip netns exec "$client" "$work/roundtrip_blinkengage" moments-at-start "$base" "$work/ca/ca.pem" "$storage" ;;
+      curl) ip netns exec "$client" "$work/roundtrip_curl" moments-at-start "$base" "$work/ca/ca.pem" ;;
+      curl-tfo) ip netns exec "$client" env ROUNDTRIP_CURL_TFO=1 "$work/roundtrip_curl" moments-at-start "$base" "$work/ca/ca.pem" ;;
+    esac | awk '{ print $1 }'
+  done
+}
+
+echo "| contender | $(seq -s ' | ' -f 'run %g' "$runs") |"
+echo "|---|$(printf -- '---|%.0s' $(seq "$runs"))"
+for contender in curl curl-tfo blinkengage; do
+  case $contender in
+    blinkengage) label="BlinkEngage (Fast Open where libcurl has it)" ;;
+    curl) label="plain libcurl" ;;
+    curl-tfo) label="plain libcurl with CURLOPT_TCP_FASTOPEN" ;;
+  esac
+  cells=""
+  ip -n "$client" tcp_metrics flush all 2>/dev/null || true  # each contender's first run without a cookie
+  for ms in $(runs_of "$contender"); do
+    cells="$cells | $(python3 -c "print(f'{$ms:.0f} ms ({$ms / $rtt:.1f} RT)')")"
+  done
+  echo "| $label$cells |"
+done
+echo
+echo "Fast Open in the clients' namespace: $(ip netns exec "$client" nstat -az TcpExtTCPFastOpenActive TcpExtTCPFastOpenCookieReqd \
+  | awk '/TcpExt/ { printf "%s %s; ", $1, $2 }')"
