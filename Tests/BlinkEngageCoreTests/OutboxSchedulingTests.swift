@@ -56,16 +56,22 @@ import Testing
     final class Harness {
         let clock = ManualClock()
         let transport = HeldTransport()
+        /// Beacons to hosts other than the service's.
+        let beaconTransport = HeldTransport()
         let storage: any OutboxStorage
         let outbox: Outbox
         var loop: DeliveryLoop
 
-        init(storage: any OutboxStorage = MemoryOutboxStorage(), ownership: DirectoryOwnership? = nil) throws {
+        /// - Parameter serviceOrigins: when given, beacons to other hosts go through `beaconTransport`.
+        init(storage: any OutboxStorage = MemoryOutboxStorage(), ownership: DirectoryOwnership? = nil,
+             serviceOrigins: Set<String> = []) throws {
             self.storage = storage
             var settings = Outbox.Settings(apiKey: "demo-key", engageURL: "http://engage.test", userAgent: "scheduling-tests",
                                            timeoutMilliseconds: 30_000, maximumItems: 10_000, maximumAgeSeconds: 86_400)
             settings.firstRetryNanoseconds = 1_000_000_000
+            settings.serviceOrigins = serviceOrigins
             outbox = try Outbox(settings: settings, storage: storage, ownership: ownership, transport: transport,
+                                beaconTransport: serviceOrigins.isEmpty ? nil : beaconTransport,
                                 logger: Logger(handler: nil, minimumLevel: .error), clock: clock, startsThread: false)
             loop = DeliveryLoop(lastDataVersion: storage.dataVersion())
         }
@@ -102,6 +108,7 @@ import Testing
         func stop() {
             outbox.stopDelivering()
             transport.shutdown()
+            beaconTransport.shutdown()
             outbox.close()
         }
     }
@@ -227,6 +234,32 @@ import Testing
         #expect(harness.outbox.progress(of: ticket) == .offline)
         harness.outbox.endFlush()
         #expect(harness.outbox.statistics.queueDepth == 1)  // kept for later
+    }
+
+    /// The service's own beacons ride its transport's kept connections; other hosts' keep a transport of their
+    /// own. One at a time per host either way.
+    @Test func theServicesOwnBeaconsGoThroughItsTransport() throws {
+        let harness = try Harness(serviceOrigins: ["https://engage.test"])
+        defer { harness.stop() }
+        for url in ["https://engage.test/b/1", "https://ENGAGE.test/b/2", "https://pixels.test/b/3", "http://engage.test/b/4",
+                    "https://engage.test:8443/b/5"] {
+            try harness.outbox.enqueueBeacon(url: url)
+        }
+        harness.run()
+        #expect(harness.transport.waiting.map(\.url) == ["https://engage.test/b/1"])
+        // http://engage.test is another origin but the same host: it waits its turn there.
+        #expect(Set(harness.beaconTransport.waiting.map(\.url)) == ["https://pixels.test/b/3", "https://engage.test:8443/b/5"])
+        harness.beaconTransport.answerAll()
+        harness.transport.answerAll()
+        harness.after(milliseconds: 5)
+        #expect(harness.transport.waiting.map(\.url) == ["https://engage.test/b/2"])  // after the first: one per host
+        #expect(harness.beaconTransport.waiting.isEmpty)
+        harness.transport.answerAll()
+        harness.after(milliseconds: 5)
+        #expect(harness.beaconTransport.waiting.map(\.url) == ["http://engage.test/b/4"])
+        harness.beaconTransport.answerAll()
+        harness.after(milliseconds: 5)
+        #expect(harness.outbox.statistics.beaconsDelivered == 5)
     }
 
     /// Another owner held the directory and died with rows in the storage: this instance takes over when the

@@ -79,8 +79,12 @@ extension SDK {
     private func recordFeedEvent(_ event: FeedEvent) throws(EngineFailure) {
         try hostCall { () throws(EngineFailure) in
             let json = EventJSON.feedEvent(event, id: RandomID.make(), occurredAtMilliseconds: WallClock.milliseconds())
-            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity, privacy: privacySignals)
+            try outbox.requireEvents()
+            // The pixels before the event: the first pixel then goes out at once, taking a kept connection when its
+            // host is the service's, and the event (one request) opens one if it must. A host's pixels go one after
+            // another, so the other way round costs a round trip more: a new connection's handshake first.
             fireBeacons(appearanceBeacons(pixel: event.pixelURL, advertiserPixel: event.advertiserPixelURL))
+            try outbox.enqueueEvent(json: json, identity: registrar.currentIdentity, privacy: privacySignals)
         }
     }
 }

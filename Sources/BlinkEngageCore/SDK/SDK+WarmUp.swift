@@ -12,9 +12,9 @@ extension SDK {
     /// The warm-up itself: at start (`SDKConfiguration.warmUpAtStart`) and for `warmUp`.
     func openConnectionsAhead() {
         guard configuration.hostHTTPSend == nil else { return }
-        let moments = Self.origin(of: configuration.momentsURL)
+        let moments = BeaconURL.origin(of: configuration.momentsURL)
         var targets: [(String, any Transport)] = moments.map { [($0, fetchTransport)] } ?? []
-        if let engage = configuration.engageURL.flatMap(Self.origin), engage != moments { targets.append((engage, transport)) }
+        if let engage = configuration.engageURL.flatMap(BeaconURL.origin), engage != moments { targets.append((engage, transport)) }
         for (origin, via) in targets {
             let request = HTTPRequest(method: .head, url: origin + "/", headers: [("User-Agent", configuration.effectiveUserAgent)],
                                       timeoutMilliseconds: configuration.timeoutMilliseconds, followRedirects: false)
@@ -23,13 +23,5 @@ extension SDK {
                 if case .failure(let error) = outcome { logger.debug("warm-up of \(origin) failed: \(error.message)") }
             }
         }
-    }
-
-    /// `scheme://host[:port]` of a configured service URL, which `ServiceURL.validatedBase` checked to be
-    /// http(s) with a host (the authority as beacons read it: lower-cased, without userinfo); nil without one.
-    static func origin(of url: String) -> String? {
-        guard let schemeEnd = url.firstRange(ofText: "://") else { return nil }
-        let host = BeaconURL.host(of: url)
-        return host.isEmpty ? nil : url[..<schemeEnd.lowerBound].lowercased() + "://" + host
     }
 }

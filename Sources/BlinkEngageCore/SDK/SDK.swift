@@ -200,12 +200,13 @@ public final class SDK: Sendable {
             undo.append { callbacks.close() }  // first undone: its thread drives `driven`
             drivenFetches = driven
             dispatchedFetches = configuration.fetchIO == .dispatch ? driven : nil
+            var outboxSettings = Outbox.Settings(
+                apiKey: configuration.apiKey, engageURL: configuration.engageURL,
+                userAgent: configuration.effectiveUserAgent, timeoutMilliseconds: configuration.timeoutMilliseconds,
+                maximumItems: Int(configuration.outboxMaximumItems), maximumAgeSeconds: Int64(configuration.outboxMaximumAgeSeconds))
+            outboxSettings.serviceOrigins = Set([configuration.momentsURL, configuration.engageURL].compactMap { $0.flatMap(BeaconURL.origin) })
             outbox = try Outbox(
-                settings: Outbox.Settings(
-                    apiKey: configuration.apiKey, engageURL: configuration.engageURL,
-                    userAgent: configuration.effectiveUserAgent, timeoutMilliseconds: configuration.timeoutMilliseconds,
-                    maximumItems: Int(configuration.outboxMaximumItems),
-                    maximumAgeSeconds: Int64(configuration.outboxMaximumAgeSeconds)),
+                settings: outboxSettings,
                 database: database, directory: database == nil ? nil : storage, transport: transport, beaconTransport: beaconTransport,
                 logger: logger, recorder: recorder)
         } catch {

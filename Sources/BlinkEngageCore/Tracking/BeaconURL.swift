@@ -22,6 +22,14 @@ enum BeaconURL {
         return nil
     }
 
+    /// `scheme://host[:port]` of an http(s) URL (the authority as `host(of:)` reads it), or nil without a host: the
+    /// connection a request to it can share.
+    static func origin(of url: String) -> String? {
+        guard let schemeEnd = url.firstRange(ofText: "://") else { return nil }
+        let host = host(of: url)
+        return host.isEmpty ? nil : url[..<schemeEnd.lowerBound].lowercased() + "://" + host
+    }
+
     /// The destination host (with port) that beacons are serialised by; "" when the URL has none.
     static func host(of url: String) -> String {
         guard let schemeEnd = url.firstRange(ofText: "://") else { return "" }

@@ -141,7 +141,8 @@ extension Outbox {
             let request = HTTPRequest(
                 method: .get, url: BeaconURL.bustingCache(url), headers: [("User-Agent", settings.userAgent)],
                 timeoutMilliseconds: settings.timeoutMilliseconds, followRedirects: false)
-            beaconTransport.send(request) { [self] outcome in finish(work, outcome) }
+            let via = BeaconURL.origin(of: url).map(settings.serviceOrigins.contains) == true ? transport : beaconTransport
+            via.send(request) { [self] outcome in finish(work, outcome) }
         case .events(let items, let identity):
             let token = authorization.withLock { $0 }?.bearerToken(forIdentity: identity)
             let engage = EngageRequests(baseURL: settings.engageURL ?? "", apiKey: settings.apiKey, userAgent: settings.userAgent,

@@ -8,8 +8,13 @@ extension Outbox {
 
     /// Queues an event (its JSON object, carrying its own id) durably, to go out under `identity`.
     public func enqueueEvent(json: String, identity: String?, privacy: PrivacySignals = PrivacySignals()) throws(EngineFailure) {
-        guard settings.engageURL != nil else { throw .invalidState("no Engage URL is configured: events cannot be delivered") }
+        try requireEvents()
         enqueue(.event(json: json, identity: identity, privacy: privacy.encodedQuery))
+    }
+
+    /// Throws unless events can be delivered (an Engage URL is configured).
+    public func requireEvents() throws(EngineFailure) {
+        guard settings.engageURL != nil else { throw .invalidState("no Engage URL is configured: events cannot be delivered") }
     }
 
     /// One write to the journal. Without a journal, or when it refuses (a full disk), one insert; when the store

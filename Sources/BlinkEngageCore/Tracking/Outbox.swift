@@ -35,6 +35,11 @@ public final class Outbox: Sendable {
         public var maximumAgeSeconds: Int64
         /// The first retry waits half to all of this; each further one doubles it (capped at 5 minutes).
         public var firstRetryNanoseconds = RetryPolicy.firstRetryNanoseconds
+        /// The service's origins (`BeaconURL.origin`: its Moments and Engage URLs'). A beacon to one of them goes
+        /// through the first-party transport, whose connections to it are kept warm (the start's warm-up, the
+        /// service's own requests): an impression right after a feed or an answer then opens no connection of its
+        /// own. Other hosts' beacons keep a transport of their own, so a slow pixel host holds back no service call.
+        public var serviceOrigins: Set<String> = []
 
         public init(apiKey: String, engageURL: String?, userAgent: String, timeoutMilliseconds: UInt32,
                     maximumItems: Int, maximumAgeSeconds: Int64) {
@@ -69,7 +74,8 @@ public final class Outbox: Sendable {
     let state: ConditionLock<OutboxState>
     /// The journal, the reports handed over, and the delivery schedule.
     let intake: Locked<OutboxIntake>
-    /// Event batches go through the first-party transport, beacons through their own.
+    /// Event batches and the service's own beacons go through the first-party transport, other beacons through
+    /// their own.
     let transport: any Transport
     let beaconTransport: any Transport
     let clock: any EngineClock
