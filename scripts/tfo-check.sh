@@ -6,6 +6,8 @@
 # it. Plain libcurl beside it: `curl` without --tcp-fastopen opens none that way, with it, it does.
 #
 #   scripts/tfo-check.sh DIST    (root; says so and skips where network namespaces cannot be made)
+# TFO_CHECK_LIBCURL_DIR=DIR runs the SDK with the libcurl.so.4 in DIR instead of the system's (a newer build, unpacked
+# from Debian's backports: ../shared/TOOLCHAIN-NOTES.md).
 set -euo pipefail
 dist=${1:?usage: scripts/tfo-check.sh DIST}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,8 +45,11 @@ read -r line < "$work/out"
 url=${line#listening on }
 cat "$work/out" > /dev/null &
 
+sdk_env=()
+[ -z "${TFO_CHECK_LIBCURL_DIR:-}" ] || sdk_env=(env "LD_LIBRARY_PATH=$TFO_CHECK_LIBCURL_DIR")
+libcurl=$("${sdk_env[@]}" python3 -c "import ctypes; c = ctypes.CDLL('libcurl.so.4'); c.curl_version.restype = ctypes.c_char_p; print(c.curl_version().decode().split()[0])")
 fetch() {
-  inside "$dist/bin/blinkengage" offers --key demo-key --placement checkout --moments-url "$url" --engage-url "$url" \
+  inside "${sdk_env[@]}" "$dist/bin/blinkengage" offers --key demo-key --placement checkout --moments-url "$url" --engage-url "$url" \
     --storage "$work/storage" > "$work/offers.txt"
 }
 
@@ -55,7 +60,7 @@ cookies=$(counter TCPFastOpenCookieReqd)
 fetch
 fetch
 later=$(( $(counter TCPFastOpenActive) - active - first ))
-echo "tfo-check: blinkengage: cookie requests $cookies; Fast Open connections: first process $first, next two $later"
+echo "tfo-check: blinkengage with $libcurl: cookie requests $cookies; Fast Open connections: first process $first, next two $later"
 [ "$cookies" -ge 1 ] || { echo "tfo-check: FAILED: the first connection asked for no cookie" >&2; exit 1; }
 [ "$later" -ge 2 ] || { echo "tfo-check: FAILED: the later processes opened no Fast Open connection each" >&2; exit 1; }
 grep -qx "3 offers" "$work/offers.txt" || { echo "tfo-check: FAILED: no offers were read" >&2; cat "$work/offers.txt" >&2; exit 1; }
