@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Process start -> first offers over a delayed path where TCP Fast Open can work (it cannot cross the user-space TCP
+# Process start -> first offers (and a later start -> the feed) over a delayed path where TCP Fast Open can work (it cannot cross the user-space TCP
 # proxy of scripts/roundtrips.sh): two network namespaces joined by a packet relay that holds every packet
 # ROUNDTRIP_DELAY_MS each way (default 50: a 100 ms round trip; bench/tun_delay.py), the sandbox over TLS 1.3 (a CA made for the run)
 # accepting Fast Open in one (net.ipv4.tcp_fastopen=3 there), the clients in the other. Each contender runs
@@ -61,22 +61,27 @@ read -r line < "$work/out"
 cat "$work/out" > /dev/null &
 base=${line#listening on }
 
-# One contender's runs: milliseconds of each, in order.
+# One contender's runs of a scenario: milliseconds of each, in order. feed-later-start has the identity stored
+# by a feed-first-start run in the same storage directory first, outside the time.
 runs_of() {
-  local contender=$1 run
+  local contender=$1 scenario=$2 run
   for run in $(seq "$runs"); do
-    local storage="$work/storage-$contender-$run"
+    local storage="$work/storage-$contender-$scenario-$run"
     mkdir -p "$storage"
+    if [ "$scenario" = feed-later-start ] && [ "$contender" = blinkengage ]; then
+      ip netns exec "$client" "$work/roundtrip_blinkengage" feed-first-start "$base" "$work/ca/ca.pem" "$storage" > /dev/null
+    fi
     case $contender in
-      blinkengage) ip netns exec "$client" "$work/roundtrip_blinkengage" moments-at-start "$base" "$work/ca/ca.pem" "$storage" ;;
-      curl) ip netns exec "$client" "$work/roundtrip_curl" moments-at-start "$base" "$work/ca/ca.pem" ;;
-      curl-tfo) ip netns exec "$client" env ROUNDTRIP_CURL_TFO=1 "$work/roundtrip_curl" moments-at-start "$base" "$work/ca/ca.pem" ;;
+      blinkengage) ip netns exec "$client" "$work/roundtrip_blinkengage" "$scenario" "$base" "$work/ca/ca.pem" "$storage" ;;
+      curl) ip netns exec "$client" "$work/roundtrip_curl" "$scenario" "$base" "$work/ca/ca.pem" ;;
+      curl-tfo) ip netns exec "$client" env ROUNDTRIP_CURL_TFO=1 "$work/roundtrip_curl" "$scenario" "$base" "$work/ca/ca.pem" ;;
     esac | awk '{ print $1 }'
   done
 }
 
-echo "| contender | $(seq -s ' | ' -f 'run %g' "$runs") |"
-echo "|---|$(printf -- '---|%.0s' $(seq "$runs"))"
+echo "| scenario | contender | $(seq -s ' | ' -f 'run %g' "$runs") |"
+echo "|---|---|$(printf -- '---|%.0s' $(seq "$runs"))"
+for scenario in ${ROUNDTRIP_SCENARIOS:-moments-at-start feed-later-start}; do
 for contender in curl curl-tfo blinkengage; do
   case $contender in
     blinkengage) label="BlinkEngage (Fast Open where libcurl has it)" ;;
@@ -85,10 +90,11 @@ for contender in curl curl-tfo blinkengage; do
   esac
   cells=""
   ip -n "$client" tcp_metrics flush all 2>/dev/null || true  # each contender's first run without a cookie
-  for ms in $(runs_of "$contender"); do
+  for ms in $(runs_of "$contender" "$scenario"); do
     cells="$cells | $(python3 -c "print(f'{$ms:.0f} ms ({$ms / $rtt:.1f} RT)')")"
   done
-  echo "| $label$cells |"
+  echo "| $scenario | $label$cells |"
+done
 done
 echo
 echo "Fast Open in the clients' namespace: $(ip netns exec "$client" nstat -az TcpExtTCPFastOpenActive TcpExtTCPFastOpenCookieReqd \
