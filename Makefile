@@ -56,6 +56,7 @@ test: build cli docs wheel
 	cd bindings/rust && env -u BLINKENGAGE_LIB_DIR PKG_CONFIG_LIBDIR=/nonexistent cargo test --offline  # finds ../../dist/lib itself
 	scripts/rust-example.sh
 	scripts/tfo-check.sh "$(DIST)"
+	scripts/early-data-check.sh "$(DIST)"
 	$(MAKE) --no-print-directory test-portable
 	scripts/scan-test.sh
 

@@ -48,6 +48,12 @@ static inline CURLMcode be_curl_multi_setopt_timer_fn(CURLM *multi, be_curl_time
 static inline CURLMcode be_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
     return curl_multi_setopt(multi, option, value);
 }
+/* TLS 1.3 early data (libcurl 8.11 and later), named here so the engine builds against older headers too: a
+ * libcurl that does not know them refuses the option or the query, which changes nothing. */
+static const long be_curlsslopt_earlydata = 1 << 6;                     /* CURLSSLOPT_EARLYDATA */
+static inline CURLcode be_curl_easy_getinfo_earlydata_sent(CURL *handle, curl_off_t *out) {
+    return curl_easy_getinfo(handle, (CURLINFO)(CURLINFO_OFF_T + 68), out); /* CURLINFO_EARLYDATA_SENT_T */
+}
 /* The loaded library's version record (CURLVERSION_NOW is a macro Swift cannot import). */
 static inline const curl_version_info_data *be_curl_version_info(void) {
     return curl_version_info(CURLVERSION_NOW);

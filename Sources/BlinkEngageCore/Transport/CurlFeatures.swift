@@ -16,4 +16,10 @@ enum CurlFeatures {
         return false
         #endif
     }()
+
+    /// `CURLSSLOPT_EARLYDATA` (libcurl 8.11 and later, with a TLS library that does it): a request safe to repeat
+    /// rides in the first flight of a resumed TLS 1.3 connection, so a reconnect to a server that takes early data
+    /// costs one round trip with TCP Fast Open. A server may answer `425 Too Early` (RFC 8470): `CurlMulti` sends
+    /// the request again without it.
+    static let earlyData = version >= 0x08_0B_00
 }

@@ -32,8 +32,9 @@ final class CurlMulti: @unchecked Sendable {
     /// Whether a transfer is in flight.
     var isBusy: Bool { !active.isEmpty }
 
-    /// Starts `request`; when it cannot start, `completion` runs now with the reason.
-    func start(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
+    /// Starts `request`; when it cannot start, `completion` runs now with the reason. `earlyData` false keeps it
+    /// out of TLS early data (the second try after a `425 Too Early`).
+    func start(_ request: HTTPRequest, earlyData: Bool = true, completion: @escaping HTTPCompletion) {
         do throws(TransportError) {
             // A handle set up for an equal request first (a host fetching the same placement again), else any.
             let identical = idle.lastIndex(where: { $0.configuredFor?.isByteIdentical(to: request) == true })
@@ -41,7 +42,7 @@ final class CurlMulti: @unchecked Sendable {
             let prepared: PreparedHandle
             if let reused { prepared = idle.remove(at: reused) } else { prepared = try PreparedHandle() }
             let easy = try EasyHandle(on: prepared, isConfigured: identical != nil, request: request, options: options,
-                                      completion: completion)
+                                      earlyData: earlyData, completion: completion)
             let added = curl_multi_add_handle(raw, easy.rawHandle)
             guard added == CURLM_OK else {
                 return completion(.failure(.network(String(cString: curl_multi_strerror(added)))))
@@ -69,6 +70,13 @@ final class CurlMulti: @unchecked Sendable {
                   let easy = active.removeValue(forKey: handle) else { continue }
             let code = message.pointee.data.result
             curl_multi_remove_handle(raw, handle)
+            if easy.wasTooEarly(code) {
+                // The server would not act on it before the handshake: once more, after it, on a handle configured
+                // afresh. The caller sees one request and one answer.
+                if idle.count < Self.idleHandles { idle.append(easy.prepared) }
+                start(easy.request, earlyData: false, completion: easy.completion)
+                continue
+            }
             easy.completion(easy.outcome(code))
             if idle.count < Self.idleHandles { idle.append(easy.prepared) }
         }

@@ -48,6 +48,9 @@ final class EasyHandle {
     private(set) var body: [UInt8] = []
     private(set) var responseHeaders: [String: String] = [:]
     private(set) var exceededLimit = false
+    /// Whether this transfer may send its request as TLS early data (see `CurlFeatures.earlyData`): false for the
+    /// one sent again after a `425 Too Early`.
+    let mayUseEarlyData: Bool
 
     /// - Parameters:
     ///   - prepared: the handle to send on.
@@ -55,17 +58,20 @@ final class EasyHandle {
     ///     then used as it is; otherwise it is configured here, reset first when it carries another request's options.
     ///   - options: the transport's: its network settings, and whether https requests wait to multiplex.
     init(on prepared: PreparedHandle, isConfigured: Bool, request: HTTPRequest, options: TransportOptions,
-         completion: @escaping HTTPCompletion) throws(TransportError) {
+         earlyData: Bool = true, completion: @escaping HTTPCompletion) throws(TransportError) {
         self.prepared = prepared
         self.request = request
+        mayUseEarlyData = earlyData && CurlFeatures.earlyData && request.method != .post
         self.completion = completion
         prepared.errorBuffer.pointee = 0
-        if !isConfigured {
+        // A request sent again without early data is configured afresh, and its handle is not taken for an equal
+        // request later (that one may use early data again).
+        if !isConfigured || !earlyData {
             if !prepared.isPristine { prepared.reset() }
             // A configuration that fails halfway leaves the handle neither pristine nor configured: reset next time.
             prepared.isPristine = false
             try configure(options)
-            prepared.configuredFor = request
+            prepared.configuredFor = earlyData ? request : nil
         }
         // This request's own state is what the callbacks reach.
         let owner = Unmanaged.passUnretained(self).toOpaque()
@@ -126,6 +132,8 @@ final class EasyHandle {
         // server does not do it, the connection opens as it would without (the kernel falls back by itself). A
         // libcurl built without it refuses the option, and that changes nothing.
         if CurlFeatures.tcpFastOpen { _ = be_curl_easy_setopt_long(rawHandle, CURLOPT_TCP_FASTOPEN, 1) }
+        // TLS 1.3 early data for a request that is safe to repeat (GET, HEAD), where the loaded libcurl has it.
+        if mayUseEarlyData { _ = be_curl_easy_setopt_long(rawHandle, CURLOPT_SSL_OPTIONS, be_curlsslopt_earlydata) }
         // "" lets libcurl decode every encoding it can; what is offered is the header line below.
         try set(CURLOPT_ACCEPT_ENCODING, "")
         // Transfers to an https host whose connection is being made wait to learn whether it multiplexes (HTTP/2
@@ -244,6 +252,15 @@ final class EasyHandle {
     }
 
     /// The outcome once libcurl reports the transfer done with `code`.
+    /// Whether the server answered `425 Too Early` to a request that went as early data: it asks for the request
+    /// again, after the handshake (RFC 8470).
+    func wasTooEarly(_ code: CURLcode) -> Bool {
+        guard mayUseEarlyData, code == CURLE_OK else { return false }
+        var status = 0, sent: curl_off_t = 0
+        _ = be_curl_easy_getinfo_long(rawHandle, CURLINFO_RESPONSE_CODE, &status)
+        return status == 425 && be_curl_easy_getinfo_earlydata_sent(rawHandle, &sent) == CURLE_OK && sent > 0
+    }
+
     func outcome(_ code: CURLcode) -> Result<HTTPResponse, TransportError> {
         if code == CURLE_OK {
             var status = 0

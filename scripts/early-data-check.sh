@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# TLS 1.3 early data, proved by the server's own log: nginx over TLS 1.3 with early data on and no kept connections
+# (every request opens one), logging $ssl_early_data, and bench/early_data_blinkengage.c fetching images through the
+# SDK one after another. With a libcurl that sends early data (8.11 and later), every fetch after the first rides in
+# the first flight of a resumed connection; a path that answers 425 Too Early to early data gets the request again
+# after the handshake, and the SDK reports one success. With Debian 12's own libcurl (7.88) nothing goes early.
+#
+#   scripts/early-data-check.sh DIST
+# EARLY_DATA_LIBCURL_DIR=DIR names a libcurl.so.4 of 8.11 or later; without it, Debian's backported one is unpacked
+# into build/backports (../shared/TOOLCHAIN-NOTES.md). Where nginx or that libcurl cannot be had, it says so and
+# skips that part.
+set -euo pipefail
+dist=${1:?usage: scripts/early-data-check.sh DIST}
+top=$(cd "$(dirname "$0")/.." && pwd)
+command -v nginx >/dev/null || { echo "early-data-check: skipped: nginx is not installed (scripts/bench.sh installs it)"; exit 0; }
+work=$(mktemp -d)
+nginx_pid=""
+cleanup() {
+  [ -z "$nginx_pid" ] || kill "$nginx_pid" 2>/dev/null || true
+  [ -z "$nginx_pid" ] || wait "$nginx_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A newer libcurl beside the system's: the backports suite's, unpacked, never installed.
+newer=${EARLY_DATA_LIBCURL_DIR:-}
+if [ -z "$newer" ]; then
+  backports="$top/build/backports"
+  newer="$backports/root/usr/lib/x86_64-linux-gnu"
+  if [ ! -e "$newer/libcurl.so.4" ]; then
+    mkdir -p "$backports/lists/partial" "$backports/cache/archives/partial" "$backports/root"
+    cat > "$backports/sources" <<SOURCES
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+    apt_options=(-o "Dir::Etc::sourcelist=$backports/sources" -o Dir::Etc::sourceparts=/nonexistent
+                 -o "Dir::State::Lists=$backports/lists" -o "Dir::Cache=$backports/cache")
+    if (cd "$backports" && apt-get "${apt_options[@]}" update >/dev/null 2>&1 \
+          && apt-get "${apt_options[@]}" download libcurl4 >/dev/null 2>&1); then
+      dpkg-deb -x "$backports"/libcurl4_*.deb "$backports/root"
+    else
+      newer=""
+      echo "early-data-check: Debian's backported libcurl could not be downloaded: only the system's is checked"
+    fi
+  fi
+fi
+
+# The sandbox's CA and certificate for 127.0.0.1 (one helper for every test server over TLS).
+python3 -c "import importlib.util, sys
+spec = importlib.util.spec_from_file_location('sandbox', sys.argv[1]); sandbox = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sandbox); sandbox.ca_signed_context(sys.argv[2])" "$top/sandbox/server.py" "$work/ca"
+mkdir -p "$work/www/img" "$work/www/too-early"
+for name in a b c d; do cp "$top/sandbox/fixtures/images/offer.png" "$work/www/img/$name.png"; done
+cp "$top/sandbox/fixtures/images/offer.png" "$work/www/too-early/e.png"
+chmod -R a+rX "$work"  # nginx's workers run as another user when started by root
+port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+cat > "$work/nginx.conf" <<NGINX
+worker_processes 1;
+daemon off;
+pid $work/nginx.pid;
+error_log $work/error.log warn;
+events { worker_connections 64; }
+http {
+    log_format early '\$uri \$status early=\$ssl_early_data resumed=\$ssl_session_reused';
+    access_log $work/access.log early;
+    client_body_temp_path $work/body; proxy_temp_path $work/proxy; fastcgi_temp_path $work/fastcgi;
+    uwsgi_temp_path $work/uwsgi; scgi_temp_path $work/scgi;
+    types { image/png png; }
+    keepalive_timeout 0;
+    server {
+        listen 127.0.0.1:$port ssl;
+        ssl_certificate $work/ca/cert.pem;
+        ssl_certificate_key $work/ca/key.pem;
+        ssl_protocols TLSv1.3;
+        ssl_early_data on;
+        location /img/ { root $work/www; }
+        # RFC 8470: a server that will not act on a request before the handshake says 425 Too Early.
+        location /too-early/ {
+            if (\$ssl_early_data) { return 425; }
+            root $work/www;
+        }
+    }
+}
+NGINX
+nginx -c "$work/nginx.conf" -p "$work" &
+nginx_pid=$!
+for _ in $(seq 100); do curl -fs -o /dev/null --cacert "$work/ca/ca.pem" "https://127.0.0.1:$port/img/a.png" && break; sleep 0.05; done
+cc -std=c99 -O2 -Wall -Wextra -I"$top/include" "$top/bench/early_data_blinkengage.c" -o "$work/probe" \
+  -L"$dist/lib" -l:libblinkengage.so.1 -lpthread -Wl,-rpath,"$dist/lib"
+
+# Runs the probe on the libcurl in $1 (empty: the system's); prints the server's log lines of that run.
+run() {
+  local storage log_before
+  storage=$(mktemp -d -p "$work")
+  log_before=$(wc -l < "$work/access.log")
+  env ${1:+LD_LIBRARY_PATH=$1} "$work/probe" "https://127.0.0.1:$port" "$work/ca/ca.pem" "$storage" \
+    /img/b.png /img/c.png /too-early/e.png /img/d.png > "$work/probe.out" || { cat "$work/probe.out" >&2; return 1; }
+  tail -n +"$((log_before + 1))" "$work/access.log"
+}
+version() {
+  env ${1:+LD_LIBRARY_PATH=$1} python3 -c "import ctypes; c = ctypes.CDLL('libcurl.so.4'); c.curl_version.restype = ctypes.c_char_p; print(c.curl_version().decode().split()[0])"
+}
+
+system_log=$(run "")
+echo "early-data-check: $(version ""): $(echo "$system_log" | grep -c 'early=1') of $(echo "$system_log" | wc -l) requests as early data"
+if echo "$system_log" | grep -q 'early=1'; then
+  [ "$(version "")" \> "libcurl/8.11" ] || { echo "early-data-check: FAILED: early data from a libcurl before 8.11" >&2; exit 1; }
+fi
+if [ -n "$newer" ]; then
+  newer_log=$(run "$newer")
+  echo "$newer_log" | sed 's/^/early-data-check:   /'
+  early=$(echo "$newer_log" | grep -c 'early=1' || true)
+  echo "early-data-check: $(version "$newer"): $early of $(echo "$newer_log" | wc -l) requests as early data"
+  cat "$work/probe.out" | sed 's/^/early-data-check:   probe: /'
+  # The first fetch has no session to resume; the next goes early on a resumed one. (The server hands out tickets
+  # on full handshakes only, two each, so later fetches alternate.) The 425 path: early, refused, sent again
+  # without early data and answered 200; the probe saw one success for it.
+  [ "$(echo "$newer_log" | sed -n 1p)" = "/img/b.png 200 early=- resumed=." ] || { echo "early-data-check: FAILED: the first request" >&2; exit 1; }
+  echo "$newer_log" | grep -qx "/img/c.png 200 early=1 resumed=r" || { echo "early-data-check: FAILED: no early data on a resumed connection" >&2; exit 1; }
+  echo "$newer_log" | grep -qx "/too-early/e.png 425 early=1 resumed=r" || { echo "early-data-check: FAILED: no 425 to early data" >&2; exit 1; }
+  echo "$newer_log" | grep -q "^/too-early/e.png 200 early=- " || { echo "early-data-check: FAILED: the 425 was not answered by a try without early data" >&2; exit 1; }
+  grep -qx "ok /too-early/e.png .*" "$work/probe.out" || { echo "early-data-check: FAILED: the SDK did not report the retried fetch's image" >&2; exit 1; }
+fi
+echo "early-data-check: passed"
