@@ -247,6 +247,8 @@ import Testing
         }
         harness.run()
         #expect(harness.transport.waiting.map(\.url) == ["https://engage.test/b/1"])
+        // Never as TLS early data: a replayed beacon would count twice.
+        #expect((harness.transport.waiting + harness.beaconTransport.waiting).allSatisfy { !$0.allowsEarlyData })
         // http://engage.test is another origin but the same host: it waits its turn there.
         #expect(Set(harness.beaconTransport.waiting.map(\.url)) == ["https://pixels.test/b/3", "https://engage.test:8443/b/5"])
         harness.beaconTransport.answerAll()

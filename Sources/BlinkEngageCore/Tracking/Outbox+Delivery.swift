@@ -138,9 +138,10 @@ extension Outbox {
         switch work {
         case .beacon(let item):
             guard case .beacon(let url) = item.payload else { return }
-            let request = HTTPRequest(
+            var request = HTTPRequest(
                 method: .get, url: BeaconURL.bustingCache(url), headers: [("User-Agent", settings.userAgent)],
                 timeoutMilliseconds: settings.timeoutMilliseconds, followRedirects: false)
+            request.allowsEarlyData = false  // every arrival counts: early data could be replayed by the network
             let via = BeaconURL.origin(of: url).map(settings.serviceOrigins.contains) == true ? transport : beaconTransport
             via.send(request) { [self] outcome in finish(work, outcome) }
         case .events(let items, let identity):

@@ -61,7 +61,7 @@ final class EasyHandle {
          earlyData: Bool = true, completion: @escaping HTTPCompletion) throws(TransportError) {
         self.prepared = prepared
         self.request = request
-        mayUseEarlyData = earlyData && CurlFeatures.earlyData && request.method != .post
+        mayUseEarlyData = earlyData && CurlFeatures.earlyData && request.method != .post && request.allowsEarlyData
         self.completion = completion
         prepared.errorBuffer.pointee = 0
         // A request sent again without early data is configured afresh, and its handle is not taken for an equal

@@ -19,6 +19,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether the caller keeps the answer's body at a stable address (an image): a transport that copies the
     /// body anyway (the host's) puts it there at once, in `HTTPResponse.stableBody`, instead of copying twice.
     public var wantsStableBody = false { didSet { build = Build() } }
+    /// Whether the request may go as TLS 1.3 early data where the transport can send it (GET and HEAD only). Early
+    /// data can be replayed by the network: a request whose every arrival counts (a beacon) says false.
+    public var allowsEarlyData = true { didSet { build = Build() } }
     /// Whether the answer carries `HTTPResponse.timings` (the flight recorder's requests): read only then, off
     /// every other request's path. Nothing of it goes on the wire, so changing it keeps the build.
     public var recordsTimings = false
@@ -60,7 +63,7 @@ public struct HTTPRequest: Sendable, Equatable {
             && headers.elementsEqual(other.headers) { $0.name.hasSameUTF8(as: $1.name) && $0.value.hasSameUTF8(as: $1.value) }
             && body == other.body && timeoutMilliseconds == other.timeoutMilliseconds
             && followRedirects == other.followRedirects && maximumBodyBytes == other.maximumBodyBytes
-            && keepsResponseHeaders == other.keepsResponseHeaders
+            && keepsResponseHeaders == other.keepsResponseHeaders && allowsEarlyData == other.allowsEarlyData
     }
 
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
@@ -68,6 +71,7 @@ public struct HTTPRequest: Sendable, Equatable {
             && lhs.body == rhs.body && lhs.timeoutMilliseconds == rhs.timeoutMilliseconds
             && lhs.followRedirects == rhs.followRedirects && lhs.maximumBodyBytes == rhs.maximumBodyBytes
             && lhs.keepsResponseHeaders == rhs.keepsResponseHeaders && lhs.wantsStableBody == rhs.wantsStableBody
+            && lhs.allowsEarlyData == rhs.allowsEarlyData
     }
 }
 
