@@ -21,8 +21,9 @@ if [ "$(id -u)" != 0 ] || ! ip netns add "$server" 2>/dev/null; then
 fi
 ip netns add "$client"
 work=$(mktemp -d)
-sandbox_pid="" relay_pid=""
+sandbox_pid="" relay_pid="" nginx_pid=""
 cleanup() {
+  [ -z "$nginx_pid" ] || kill "$nginx_pid" 2>/dev/null || true
   [ -z "$relay_pid" ] || kill "$relay_pid" 2>/dev/null || true
   [ -z "$sandbox_pid" ] || kill "$sandbox_pid" 2>/dev/null || true
   [ -z "$sandbox_pid" ] || wait "$sandbox_pid" 2>/dev/null || true
@@ -96,6 +97,66 @@ for contender in curl curl-tfo blinkengage; do
   echo "| $scenario | $label$cells |"
 done
 done
+
+# A reconnect within a process: nginx in the server's namespace over TLS 1.3, taking Fast Open and early data and
+# keeping no connection, and bench/early_data_blinkengage.c fetching two images, one connection each. The second
+# fetch is timed: TCP Fast Open alone saves the TCP round trip; early data on the resumed connection saves the one
+# that waits for the handshake. Run on the system's libcurl and on a newer one (NETNS_NEWER_LIBCURL_DIR, default
+# the one scripts/early-data-check.sh unpacks into build/backports) when there is one.
+if command -v nginx >/dev/null; then
+  nginx_port=$(ip netns exec "$server" python3 -c "import socket; s=socket.socket(); s.bind(('10.77.0.1', 0)); print(s.getsockname()[1])")
+  mkdir -p "$work/nginx/www/img"
+  for name in a b; do cp "$top/sandbox/fixtures/images/offer.png" "$work/nginx/www/img/$name.png"; done
+  cat > "$work/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+daemon off;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 64; }
+http {
+    log_format early '\$uri \$status early=\$ssl_early_data resumed=\$ssl_session_reused';
+    access_log $work/nginx/access.log early;
+    client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy; fastcgi_temp_path $work/nginx/fastcgi;
+    uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
+    types { image/png png; }
+    keepalive_timeout 0;
+    server {
+        listen 10.77.0.1:$nginx_port ssl fastopen=16;
+        ssl_certificate $work/ca/cert.pem;
+        ssl_certificate_key $work/ca/key.pem;
+        ssl_protocols TLSv1.3;
+        ssl_early_data on;
+        location /img/ { root $work/nginx/www; }
+    }
+}
+NGINX
+  chmod -R a+rX "$work"
+  ip netns exec "$server" nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
+  nginx_pid=$!
+  for _ in $(seq 100); do
+    ip netns exec "$client" curl -fs -o /dev/null --cacert "$work/ca/ca.pem" "https://10.77.0.1:$nginx_port/img/a.png" && break
+    sleep 0.1
+  done
+  cc -std=c99 -O2 -Wall -Wextra -I"$top/include" "$top/bench/early_data_blinkengage.c" -o "$work/early_data_blinkengage" \
+    -L"$dist/lib" -l:libblinkengage.so.1 -lpthread -Wl,-rpath,"$dist/lib"
+  newer=${NETNS_NEWER_LIBCURL_DIR:-$top/build/backports/root/usr/lib/x86_64-linux-gnu}
+  echo "| reconnect within a process: the second image's fetch | $(seq -s ' | ' -f 'run %g' "$runs") |"
+  echo "|---|$(printf -- '---|%.0s' $(seq "$runs"))"
+  for library in "" "$newer"; do
+    [ -z "$library" ] || [ -e "$library/libcurl.so.4" ] || continue
+    name=$(env ${library:+LD_LIBRARY_PATH=$library} python3 -c "import ctypes; c = ctypes.CDLL('libcurl.so.4'); c.curl_version.restype = ctypes.c_char_p; print(c.curl_version().decode().split()[0])")
+    cells=""
+    for run in $(seq "$runs"); do
+      storage=$(mktemp -d -p "$work")
+      ms=$(ip netns exec "$client" env ${library:+LD_LIBRARY_PATH=$library} "$work/early_data_blinkengage" \
+        "https://10.77.0.1:$nginx_port" "$work/ca/ca.pem" "$storage" /img/a.png /img/b.png | awk '$2 == "/img/b.png" { print $3 }')
+      cells="$cells | $(python3 -c "print(f'{$ms:.0f} ms ({$ms / $rtt:.1f} RT)')")"
+    done
+    echo "| BlinkEngage with $name$cells |"
+  done
+  echo
+  echo "nginx's log of those fetches: $(awk '{ print $3 }' "$work/nginx/access.log" | sort | uniq -c | awk '{ printf "%s %s; ", $2, $1 }')"
+fi
 echo
 echo "Fast Open in the clients' namespace: $(ip netns exec "$client" nstat -az TcpExtTCPFastOpenActive TcpExtTCPFastOpenCookieReqd \
   | awk '/TcpExt/ { printf "%s %s; ", $1, $2 }')"
