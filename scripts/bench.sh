@@ -378,12 +378,14 @@ PY
   echo
   "$top/scripts/roundtrips.sh" "$top/dist" "$work" 2>/dev/null
   echo
-  echo "### Process start to first offers, and a later start to the feed, where the server takes TCP Fast Open"
+  echo "### Process start to first offers, a later start to the feed, and a reconnect, where the server takes TCP Fast Open"
   echo
   echo "scripts/netns-roundtrips.sh: the kernel's own TCP on both ends, two network namespaces and a packet relay"
   echo "holding each packet 50 ms each way (bench/tun_delay.py), the sandbox over TLS 1.3 taking Fast Open. Each run"
   echo "is a new process; the kernel's cached cookies are flushed before each contender, so a first run has none unless the"
-  echo "scenario made a process before it (feed-later-start: the run that stored the identity)."
+  echo "scenario made a process before it (feed-later-start: the run that stored the identity). The reconnect: nginx in the"
+  echo "server's namespace (TLS 1.3, Fast Open and early data on, no kept connection), the second of two image fetches"
+  echo "timed (bench/early_data_blinkengage.c), on the system's libcurl and on Debian's backported 8.14.1."
   echo
   "$top/scripts/netns-roundtrips.sh" "$top/dist" 2>/dev/null
   echo
