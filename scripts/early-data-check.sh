@@ -29,14 +29,14 @@ if [ -z "$newer" ]; then
   newer="$backports/root/usr/lib/x86_64-linux-gnu"
   if [ ! -e "$newer/libcurl.so.4" ]; then
     mkdir -p "$backports/lists/partial" "$backports/cache/archives/partial" "$backports/root"
-    cat > "$backports/sources" <<SOURCES
+    cat > "$backports/backports.sources" <<SOURCES
 Types: deb
 URIs: http://deb.debian.org/debian
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SOURCES
-    apt_options=(-o "Dir::Etc::sourcelist=$backports/sources" -o Dir::Etc::sourceparts=/nonexistent
+    apt_options=(-o "Dir::Etc::sourcelist=$backports/backports.sources" -o Dir::Etc::sourceparts=/nonexistent
                  -o "Dir::State::Lists=$backports/lists" -o "Dir::Cache=$backports/cache")
     if (cd "$backports" && apt-get "${apt_options[@]}" update >/dev/null 2>&1 \
           && apt-get "${apt_options[@]}" download libcurl4 >/dev/null 2>&1); then
@@ -100,9 +100,7 @@ run() {
     /img/b.png /img/c.png /too-early/e.png /img/d.png > "$work/probe.out" || { cat "$work/probe.out" >&2; return 1; }
   tail -n +"$((log_before + 1))" "$work/access.log"
 }
-version() {
-  env ${1:+LD_LIBRARY_PATH=$1} python3 -c "import ctypes; c = ctypes.CDLL('libcurl.so.4'); c.curl_version.restype = ctypes.c_char_p; print(c.curl_version().decode().split()[0])"
-}
+version() { "$top/scripts/libcurl-version.sh" "$1"; }
 
 system_log=$(run "")
 echo "early-data-check: $(version ""): $(echo "$system_log" | grep -c 'early=1') of $(echo "$system_log" | wc -l) requests as early data"

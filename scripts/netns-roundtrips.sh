@@ -144,7 +144,7 @@ NGINX
   echo "|---|$(printf -- '---|%.0s' $(seq "$runs"))"
   for library in "" "$newer"; do
     [ -z "$library" ] || [ -e "$library/libcurl.so.4" ] || continue
-    name=$(env ${library:+LD_LIBRARY_PATH=$library} python3 -c "import ctypes; c = ctypes.CDLL('libcurl.so.4'); c.curl_version.restype = ctypes.c_char_p; print(c.curl_version().decode().split()[0])")
+    name=$("$top/scripts/libcurl-version.sh" "$library")
     cells=""
     for run in $(seq "$runs"); do
       storage=$(mktemp -d -p "$work")

@@ -47,7 +47,7 @@ cat "$work/out" > /dev/null &
 
 sdk_env=()
 [ -z "${TFO_CHECK_LIBCURL_DIR:-}" ] || sdk_env=(env "LD_LIBRARY_PATH=$TFO_CHECK_LIBCURL_DIR")
-libcurl=$("${sdk_env[@]}" python3 -c "import ctypes; c = ctypes.CDLL('libcurl.so.4'); c.curl_version.restype = ctypes.c_char_p; print(c.curl_version().decode().split()[0])")
+libcurl=$("$top/scripts/libcurl-version.sh" "${TFO_CHECK_LIBCURL_DIR:-}")
 fetch() {
   inside "${sdk_env[@]}" "$dist/bin/blinkengage" offers --key demo-key --placement checkout --moments-url "$url" --engage-url "$url" \
     --storage "$work/storage" > "$work/offers.txt"
