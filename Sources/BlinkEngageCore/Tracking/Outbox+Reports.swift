@@ -27,10 +27,12 @@ extension Outbox {
         // Queued inside the insert's `then`, before any read of the storage can see the row: a read never queues
         // it a second time.
         var outcome: (dropped: [OutboxItem], mustSignal: Bool)?
+        var stored = false
         do {
             try storage.insert([(payload, created)], movingJournal: nil) { ids in
                 outcome = queue(OutboxItem(id: ids[0], createdMilliseconds: created, payload: payload), memoryOnly: false)
             }
+            stored = true
         } catch {
             logger.warning("could not store a tracking item (\(error.message)); keeping it in memory and trying again")
             outcome = queue(OutboxItem(id: intake.withLock { $0.takeMemoryID() }, createdMilliseconds: created, payload: payload),
@@ -38,8 +40,8 @@ extension Outbox {
         }
         guard let outcome else { return }
         if outcome.mustSignal { waker.signal() }
-        // Another process delivers: tell it (its directory watch sees the lock file touched).
-        if let ownership, !ownership.isHeld { ownership.touch() }
+        // Another process delivers: tell it of the new row (its directory watch sees the lock file touched).
+        if stored, let ownership, !ownership.isHeld { ownership.touch() }
         dropOverflowRows(outcome.dropped)
     }
 
