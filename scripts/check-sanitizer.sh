@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:?usage: scripts/check-sanitizer.sh thread|address}
 case "$kind" in
-  thread) flag=thread; scratch=.build/tsan; hosts="test_feed test_hostile test_lifecycle test_screens test_images test_fork test_tracking";
+  thread) flag=thread; scratch=.build/tsan; hosts="test_feed test_hostile test_lifecycle test_screens test_images test_fork";
           suites="OutboxDeliveryTests|OutboxCrashTests|OutboxStorageContractTests|OutboxSchedulingTests|SDKShutdownTests|TransportTests|CallbackQueueTests|StorageContainmentTests|StoreFormatTests" ;;
   address) flag=address; scratch=.build/asan; hosts="test_moments test_lifecycle test_feed test_screens test_zone_ads test_hostile test_images";
            suites="" ;;
