@@ -70,10 +70,10 @@ struct DeliveryScheduleTests {
     }
 
     @Test func theLockOrderAllowsOnlyHigherRanksInside() {
-        #expect(LockRank.allows(.intake, holding: [.ownership, .storage, .outboxState]))
-        #expect(LockRank.allows(.ownership, holding: []))
-        #expect(!LockRank.allows(.outboxState, holding: [.intake]))
-        #expect(!LockRank.allows(.storage, holding: [.storage]))
-        #expect(!LockRank.allows(.storage, holding: [.ownership, .database]))
+        #expect(LockRank.allows(.intake, after: .outboxState))
+        #expect(LockRank.allows(.ownership, after: nil))
+        #expect(!LockRank.allows(.outboxState, after: .intake))
+        #expect(!LockRank.allows(.storage, after: .storage))
+        #expect(!LockRank.allows(.storage, after: .database))
     }
 }

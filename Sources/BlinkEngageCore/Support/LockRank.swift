@@ -22,43 +22,45 @@ enum LockRank: UInt8, Comparable, Sendable {
 
     static func < (lhs: LockRank, rhs: LockRank) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// Whether a thread holding `held` (innermost last) may wait for a lock of rank `next`.
-    static func allows(_ next: LockRank, holding held: [LockRank]) -> Bool { held.last.map { $0 < next } ?? true }
+    /// Whether a thread whose innermost ranked lock is `innermost` (nil: none) may wait for a lock of rank `next`.
+    static func allows(_ next: LockRank, after innermost: LockRank?) -> Bool { innermost.map { $0 < next } ?? true }
 
     #if DEBUG
-    /// The ranks the calling thread holds, innermost last: a per-thread array behind a thread-specific key.
-    private final class Held {
-        var ranks: [LockRank] = []
-    }
-
+    /// The ranks the calling thread holds, one byte each, innermost lowest, packed into the thread-specific value
+    /// itself: no allocation and no type metadata, so a forked child that takes a lock needs nothing of the
+    /// runtime that a thread of its parent may have held at the fork.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key) { if let held = $0 { Unmanaged<AnyObject>.fromOpaque(held).release() } }
+        pthread_key_create(&key, nil)
         return key
     }()
 
-    private static var held: Held {
-        if let existing = pthread_getspecific(key) { return Unmanaged<Held>.fromOpaque(existing).takeUnretainedValue() }
-        let made = Held()
-        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
-        return made
+    private static var held: UInt64 {
+        get { UInt64(UInt(bitPattern: pthread_getspecific(key))) }
+        set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: UInt(newValue))) }
     }
 
     /// Before waiting for a lock of this rank: stops when the thread already holds one of this rank or higher.
     func willLock() {
         let held = Self.held
-        guard Self.allows(self, holding: held.ranks) else {
-            fatalError("lock order: \(self) taken while holding \(held.ranks) (see LockRank)")
+        let innermost = LockRank(rawValue: UInt8(truncatingIfNeeded: held))
+        guard Self.allows(self, after: innermost) else {
+            fatalError("lock order: \(self) taken while holding \(innermost.map { "\($0)" } ?? "?") (see LockRank)")
         }
-        held.ranks.append(self)
+        Self.held = held << 8 | UInt64(rawValue)
     }
 
     /// After taking a lock of this rank without waiting (a try-lock cannot deadlock, so it is not checked).
-    func didTryLock() { Self.held.ranks.append(self) }
+    func didTryLock() { Self.held = Self.held << 8 | UInt64(rawValue) }
 
+    /// Forgets the innermost hold of this rank.
     func didUnlock() {
         let held = Self.held
-        if let index = held.ranks.lastIndex(of: self) { held.ranks.remove(at: index) }
+        for shift in stride(from: 0, to: 64, by: 8) where UInt8(truncatingIfNeeded: held >> UInt64(shift)) == rawValue {
+            let below = shift == 0 ? 0 : held & ((1 << UInt64(shift)) - 1)
+            Self.held = (held >> UInt64(shift + 8)) << UInt64(shift) | below
+            return
+        }
     }
     #endif
 }
