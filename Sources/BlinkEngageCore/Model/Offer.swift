@@ -123,9 +123,6 @@ public final class Offer: Sendable {
     /// kept as long as the offer.
     public var jsonText: UnsafePointer<CChar> { texts.offerSource(at: position)! }
 
-    /// The impression pixel (`pixel`) and the advertiser's (`adv_pixel_url`), as C strings (see `fieldText(_:)`).
-    public var pixelText: UnsafePointer<CChar>? { fieldText(.pixel) }
-    public var advertiserPixelText: UnsafePointer<CChar>? { fieldText(.advertiserPixelURL) }
     /// A URL of the `beacons` object (`close`, `no_thanks_click`) as a C string: its `href`, read when asked for;
     /// nil when absent, not a string, or not an http(s) URL.
     public func beaconText(_ key: StaticString) -> UnsafePointer<CChar>? {
@@ -141,7 +138,6 @@ public final class Offer: Sendable {
     public var noThanksBeaconURL: String? { beaconText("no_thanks_click").map { String(cString: $0) } }
 
     private func field(_ key: OfferKey) -> String? { fieldText(key).map { String(cString: $0) } }
-
 }
 
 /// An offer's or group's position in the feed that handed it out, copied into the feed events about it.
