@@ -132,7 +132,6 @@ final class DirectoryWatch: Sendable {
     /// The directory's watch on `descriptor`.
     private let watch: Int32
     private let lockFile: Int32
-
     private let spare: SpareDescriptor
 
     /// - Parameters:

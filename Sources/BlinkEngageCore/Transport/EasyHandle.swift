@@ -251,7 +251,6 @@ final class EasyHandle {
         return timings
     }
 
-    /// The outcome once libcurl reports the transfer done with `code`.
     /// Whether the server answered `425 Too Early` to a request that went as early data: it asks for the request
     /// again, after the handshake (RFC 8470).
     func wasTooEarly(_ code: CURLcode) -> Bool {
@@ -261,6 +260,7 @@ final class EasyHandle {
         return status == 425 && be_curl_easy_getinfo_earlydata_sent(rawHandle, &sent) == CURLE_OK && sent > 0
     }
 
+    /// The outcome once libcurl reports the transfer done with `code`.
     func outcome(_ code: CURLcode) -> Result<HTTPResponse, TransportError> {
         if code == CURLE_OK {
             var status = 0
