@@ -52,39 +52,9 @@ fi
 python3 -c "import importlib.util, sys
 spec = importlib.util.spec_from_file_location('sandbox', sys.argv[1]); sandbox = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sandbox); sandbox.ca_signed_context(sys.argv[2])" "$top/sandbox/server.py" "$work/ca"
-mkdir -p "$work/www/img" "$work/www/too-early"
-for name in a b c d; do cp "$top/sandbox/fixtures/images/offer.png" "$work/www/img/$name.png"; done
-cp "$top/sandbox/fixtures/images/offer.png" "$work/www/too-early/e.png"
-chmod -R a+rX "$work"  # nginx's workers run as another user when started by root
 port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-cat > "$work/nginx.conf" <<NGINX
-worker_processes 1;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/error.log warn;
-events { worker_connections 64; }
-http {
-    log_format early '\$uri \$status early=\$ssl_early_data resumed=\$ssl_session_reused';
-    access_log $work/access.log early;
-    client_body_temp_path $work/body; proxy_temp_path $work/proxy; fastcgi_temp_path $work/fastcgi;
-    uwsgi_temp_path $work/uwsgi; scgi_temp_path $work/scgi;
-    types { image/png png; }
-    keepalive_timeout 0;
-    server {
-        listen 127.0.0.1:$port ssl;
-        ssl_certificate $work/ca/cert.pem;
-        ssl_certificate_key $work/ca/key.pem;
-        ssl_protocols TLSv1.3;
-        ssl_early_data on;
-        location /img/ { root $work/www; }
-        # RFC 8470: a server that will not act on a request before the handshake says 425 Too Early.
-        location /too-early/ {
-            if (\$ssl_early_data) { return 425; }
-            root $work/www;
-        }
-    }
-}
-NGINX
+"$top/scripts/early-data-nginx.sh" "$work" "127.0.0.1:$port ssl" "$work/ca"
+chmod -R a+rX "$work"  # nginx's workers run as another user when started by root
 nginx -c "$work/nginx.conf" -p "$work" &
 nginx_pid=$!
 for _ in $(seq 100); do curl -fs -o /dev/null --cacert "$work/ca/ca.pem" "https://127.0.0.1:$port/img/a.png" && break; sleep 0.05; done

@@ -105,31 +105,7 @@ done
 # the one scripts/early-data-check.sh unpacks into build/backports) when there is one.
 if command -v nginx >/dev/null; then
   nginx_port=$(ip netns exec "$server" python3 -c "import socket; s=socket.socket(); s.bind(('10.77.0.1', 0)); print(s.getsockname()[1])")
-  mkdir -p "$work/nginx/www/img"
-  for name in a b; do cp "$top/sandbox/fixtures/images/offer.png" "$work/nginx/www/img/$name.png"; done
-  cat > "$work/nginx/nginx.conf" <<NGINX
-worker_processes 1;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 64; }
-http {
-    log_format early '\$uri \$status early=\$ssl_early_data resumed=\$ssl_session_reused';
-    access_log $work/nginx/access.log early;
-    client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy; fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
-    types { image/png png; }
-    keepalive_timeout 0;
-    server {
-        listen 10.77.0.1:$nginx_port ssl fastopen=16;
-        ssl_certificate $work/ca/cert.pem;
-        ssl_certificate_key $work/ca/key.pem;
-        ssl_protocols TLSv1.3;
-        ssl_early_data on;
-        location /img/ { root $work/nginx/www; }
-    }
-}
-NGINX
+  "$top/scripts/early-data-nginx.sh" "$work/nginx" "10.77.0.1:$nginx_port ssl fastopen=16" "$work/ca"
   chmod -R a+rX "$work"
   ip netns exec "$server" nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
   nginx_pid=$!
