@@ -49,7 +49,7 @@ final class SQLiteOutboxStorage: OutboxStorage {
     }
 
     /// The insert itself: one transaction for several rows or a journal's progress, none for a single report.
-    func insertUnsynchronised(_ items: [NewItem], movingJournal journal: (name: String, consumed: Int)?) throws(EngineFailure) -> [Int64] {
+    private func insertUnsynchronised(_ items: [NewItem], movingJournal journal: (name: String, consumed: Int)?) throws(EngineFailure) -> [Int64] {
         try database.withConnection { session throws(EngineFailure) in
             guard items.count > 1 || journal != nil else {
                 return try items.map { item throws(EngineFailure) in try Self.insert(item.payload, item.createdMilliseconds, in: session) }

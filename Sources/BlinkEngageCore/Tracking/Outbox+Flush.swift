@@ -35,7 +35,7 @@ extension Outbox {
                                 abortGeneration: state.flushAbortGeneration), dropped)
         }
         dropOverflowRows(dropped)
-        noteChange(endsNap: true)
+        noteUrgentChange()
         return ticket
     }
 

@@ -192,9 +192,9 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Records a change the delivery thread must look at, and signals it when it would otherwise not (see
-    /// `DeliverySchedule.change`). Under `state` or alone: the intake's lock comes after it.
-    func noteChange(endsNap: Bool = false, sendable: Bool = true) {
-        if intake.withLock({ $0.schedule.change(endsNap: endsNap, sendable: sendable) }) { waker.signal() }
+    /// Records a change the delivery thread must see at once, napping or not (a flush), and signals it when it
+    /// would otherwise not (see `DeliverySchedule.change`). Under `state` or alone: the intake's lock comes after it.
+    func noteUrgentChange() {
+        if intake.withLock({ $0.schedule.change(endsNap: true) }) { waker.signal() }
     }
 }
