@@ -35,9 +35,10 @@ typedef enum be_json_status { BE_JSON_OK = 0, BE_JSON_INVALID = 1, BE_JSON_FULL 
 /* The open containers a text may nest: the engine's depth cap. */
 #define BE_JSON_MAX_DEPTH 128
 
-/* What a build found: the entries written, or where and why the text is refused. */
+/* What a build found: the entries written, the scalar ends recorded, or where and why the text is refused. */
 typedef struct be_json_outcome {
     size_t count;
+    size_t end_count;
     size_t error_offset;
     const char *error_reason; /* a static string */
 } be_json_outcome;
@@ -179,8 +180,14 @@ __attribute__((always_inline)) static inline const char *be_json_string(const ui
     return be_json_string_rest(text, count, at, escaped);
 }
 
-/* Builds the tape of `text` (`count` bytes, below 2 GiB) into `entries`, room for `capacity`. BE_JSON_OK with
- * `outcome->count` entries; BE_JSON_INVALID with the offset and reason; BE_JSON_FULL when the room ran out (the
+/* An entry of `ends` (see be_json_build_tape) that names an escaped string's entry rather than an offset. */
+#define BE_JSON_END_ESCAPED 0x80000000u
+
+/* Builds the tape of `text` (`count` bytes, below 2 GiB) into `entries`, room for `capacity`, and into `ends` (room
+ * for `capacity` too) where each scalar value's host text ends, in document order: the offset that becomes its NUL
+ * (a string's closing quote, the byte after a number or literal, a null's first byte), or for an escaped string its
+ * entry's index with BE_JSON_END_ESCAPED set. Keys have none. BE_JSON_OK with `outcome->count` entries and
+ * `outcome->end_count` ends; BE_JSON_INVALID with the offset and reason; BE_JSON_FULL when the room ran out (the
  * caller builds again with more: every entry takes at least one byte, so `count + 1` entries always suffice).
  * Nesting reaches at most BE_JSON_MAX_DEPTH: no value at all, scalar or not, below it.
  *
@@ -188,10 +195,11 @@ __attribute__((always_inline)) static inline const char *be_json_string(const ui
  * (a key, a value, after a value) is a label, and the innermost container's kind is kept in a register, so a
  * member costs its bytes and a few branches, not a re-dispatch. */
 static inline be_json_status be_json_build_tape(const uint8_t *text, size_t count, be_json_entry *entries, size_t capacity,
-                                                be_json_outcome *outcome) {
+                                                uint32_t *ends, be_json_outcome *outcome) {
     /* The open containers' entries, innermost last, with the top bit set for an object. */
     uint32_t open[BE_JSON_MAX_DEPTH];
     size_t depth = 0, written = 0, at;
+    uint32_t *end = ends; /* the next end's room: one register, not a base and an index */
     int in_object = 0; /* the innermost open container is an object */
     const char *reason;
     be_json_entry *entry;
@@ -243,6 +251,7 @@ value: /* at: at the value, or at whitespace before it */
         entry->start = (uint32_t)(++at);
         if ((reason = be_json_string(text, count, &at, &entry->escapes)) != NULL) BE_JSON_FAIL(at, reason);
         entry->length = (uint32_t)(at - entry->start);
+        *end++ = entry->escapes ? (uint32_t)written | BE_JSON_END_ESCAPED : (uint32_t)at;
         at++;
         break;
     case '{':
@@ -269,6 +278,7 @@ value: /* at: at the value, or at whitespace before it */
         entry->type = first == 't' ? BE_JSON_TRUE : first == 'f' ? BE_JSON_FALSE : BE_JSON_NULL;
         entry->start = (uint32_t)at;
         entry->length = (uint32_t)length;
+        *end++ = (uint32_t)(first == 'n' ? at : at + length); /* null reads as "" */
         at += length;
         break;
     }
@@ -277,6 +287,7 @@ value: /* at: at the value, or at whitespace before it */
         entry->start = (uint32_t)at;
         if ((reason = be_json_number(text, count, &at)) != NULL) BE_JSON_FAIL(at, reason);
         entry->length = (uint32_t)(at - entry->start);
+        *end++ = (uint32_t)at;
         break;
     }
     entry->next = (uint32_t)(++written);
@@ -311,6 +322,7 @@ done:
     at = be_json_skip_space(text, at, count);
     if (at != count) BE_JSON_FAIL(at, "unexpected data after the value");
     outcome->count = written;
+    outcome->end_count = (size_t)(end - ends);
     return BE_JSON_OK;
 #undef BE_JSON_FAIL
 #undef BE_JSON_END_IN_CONTAINER
@@ -369,23 +381,23 @@ static inline size_t be_json_unescape(const uint8_t *text, size_t start, size_t 
 }
 
 /* Copies `text` (`count` bytes) to `destination` (room for `count + 1`) with every scalar value's host text
- * NUL-terminated where it starts: the byte after a number or literal, or a string's closing quote, becomes the
- * NUL; an escaped string is written resolved in its place; null reads as "". Keys and containers are left as they
- * are, their bytes overwritten by their members' NULs. One pass over the entries, mostly one store each. */
+ * NUL-terminated where it starts, from the `ends` the build recorded: the byte after a number or literal, or a
+ * string's closing quote, becomes the NUL; an escaped string is written resolved in its place; null reads as "".
+ * Keys and containers are left as they are, their bytes overwritten by their members' NULs. One store a scalar: a
+ * walk over every entry cost about three times as much, most of it telling keys and containers apart. */
 static inline void be_json_write_scalar_texts(const uint8_t *text, size_t count, const be_json_entry *entries,
-                                              size_t entry_count, uint8_t *destination) {
+                                              const uint32_t *ends, size_t end_count, uint8_t *destination) {
     size_t i;
     if (count > 0) memcpy(destination, text, count);
     destination[count] = 0;
-    for (i = 0; i < entry_count; i++) {
-        const be_json_entry *entry = &entries[i];
-        if (entry->type < BE_JSON_STRING || (entry->escapes & BE_JSON_KEY)) continue;
-        if (entry->escapes) {
-            size_t start = entry->start;
+    for (i = 0; i < end_count; i++) {
+        const uint32_t end = ends[i];
+        if (end & BE_JSON_END_ESCAPED) {
+            const be_json_entry *entry = &entries[end & ~BE_JSON_END_ESCAPED];
+            const size_t start = entry->start;
             destination[start + be_json_unescape(text, start, start + entry->length, destination + start)] = 0;
         } else {
-            /* offsets stay below 2 GiB, so the 32-bit sum cannot wrap */
-            destination[entry->type == BE_JSON_NULL ? entry->start : entry->start + entry->length] = 0;
+            destination[end] = 0;
         }
     }
 }

@@ -18,7 +18,11 @@ public final class JSONTape: @unchecked Sendable {
     /// The entries, owned: a lookup walks them with plain loads, no array between (positions only ever come from
     /// this tape, so they are always in bounds).
     private let entries: UnsafeMutablePointer<Entry>
-    /// The memory of `entries`, given back for the next answer when the tape goes.
+    /// Where each scalar value's host text ends, as the builder recorded them (`be_json_build_tape`), for
+    /// `writeScalarTexts`; after the entries, in the same memory.
+    private let ends: UnsafeMutablePointer<UInt32>
+    private let endCount: Int
+    /// The memory of `entries` and `ends`, given back for the next answer when the tape goes.
     private let entryMemory: RecycledBuffers.Buffer
     /// How many entries the tape holds: positions run from 0 to `count - 1`.
     public let count: Int
@@ -32,16 +36,19 @@ public final class JSONTape: @unchecked Sendable {
             throw JSONParser.Failure(offset: 0, reason: "a text of \(bytes.count) bytes is larger than 2 GiB")
         }
         // Roughly one entry per 16 bytes of offer JSON: one build for most answers. A denser text runs out of room
-        // and is built again with twice as much (every entry takes at least one byte, so this ends).
-        let stride = MemoryLayout<Entry>.stride
+        // and is built again with twice as much (every entry takes at least one byte, so this ends). Each entry's
+        // room comes with room for one end (there are never more ends than entries), placed after the entries.
+        let stride = MemoryLayout<Entry>.stride + MemoryLayout<UInt32>.stride
         var memory = RecycledBuffers.shared.take(atLeast: (bytes.count / 16 + 4) * stride)
         var outcome = be_json_outcome()
+        var capacity = 0
         while true {
-            let capacity = memory.capacity / stride
+            capacity = memory.capacity / stride
             let status = bytes.withUnsafeBufferPointer { text in
                 // An empty text has no base address; the builder reads no byte of it.
                 be_json_build_tape(text.baseAddress ?? UnsafePointer(bitPattern: 1)!, text.count,
-                                   memory.pointer.bindMemory(to: Entry.self, capacity: capacity), capacity, &outcome)
+                                   memory.pointer.bindMemory(to: Entry.self, capacity: capacity), capacity,
+                                   Self.ends(in: memory, capacity: capacity), &outcome)
             }
             if status == BE_JSON_OK { break }
             RecycledBuffers.shared.give(memory)
@@ -52,8 +59,15 @@ public final class JSONTape: @unchecked Sendable {
         }
         self.bytes = bytes
         entries = memory.pointer.assumingMemoryBound(to: Entry.self)
+        ends = Self.ends(in: memory, capacity: capacity)
+        endCount = outcome.end_count
         entryMemory = memory
         count = outcome.count
+    }
+
+    /// The room for the ends in a tape's memory of `capacity` entries: after them (an entry's stride keeps it aligned).
+    private static func ends(in memory: RecycledBuffers.Buffer, capacity: Int) -> UnsafeMutablePointer<UInt32> {
+        (memory.pointer + capacity * MemoryLayout<Entry>.stride).bindMemory(to: UInt32.self, capacity: capacity)
     }
 
     deinit { RecycledBuffers.shared.give(entryMemory) }
@@ -255,7 +269,8 @@ public final class JSONTape: @unchecked Sendable {
     func writeScalarTexts(into destination: UnsafeMutablePointer<UInt8>) {
         bytes.withUnsafeBufferPointer { all in
             // An empty text has no base address; nothing is read from it.
-            be_json_write_scalar_texts(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, all.count, entries, count, destination)
+            be_json_write_scalar_texts(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, all.count, entries, ends, endCount,
+                                       destination)
         }
     }
 
