@@ -314,14 +314,14 @@ static inline int be_url_is_canonical_ipv6(const uint8_t *text, size_t count) {
  * or bytes the path percent-encode set holds (nor '\'), then an optional query and fragment of printable ASCII
  * without '"', '<', '>', '\'', '`' or '\'. 1 or 0; 0 leaves a URL to the parser, which may still accept it. */
 static inline int be_url_is_canonical_http(const uint8_t *bytes, size_t count) {
-    size_t at, host_start;
+    size_t at, host_start, last_label;
     int label_start = 1, secure;
     if (count <= 8 || bytes[0] != 'h' || bytes[1] != 't' || bytes[2] != 't' || bytes[3] != 'p') return 0;
     secure = bytes[4] == 's';
     at = secure ? 5 : 4;
     if (count <= at + 3 || bytes[at] != ':' || bytes[at + 1] != '/' || bytes[at + 2] != '/') return 0;
     at += 3;
-    host_start = at;
+    host_start = last_label = at;
     if (at < count && bytes[at] == '[') {
         /* An IPv6 literal: as the serialiser writes it, or left to the parser. */
         size_t close = at + 1;
@@ -342,6 +342,7 @@ static inline int be_url_is_canonical_http(const uint8_t *bytes, size_t count) {
         const unsigned starts = ((dots << 1) | (unsigned)label_start) & inside;
         if (((alnum | dots | hyphens) & inside) != inside || (starts & ~alnum) != 0) return 0;
         if (length > 0) label_start = (int)(dots >> (length - 1) & 1);
+        if ((dots & inside) != 0) last_label = at + (size_t)(32 - __builtin_clz(dots & inside));
         at += length;
         if (length < 16) goto host_end;
     }
@@ -351,7 +352,10 @@ static inline int be_url_is_canonical_http(const uint8_t *bytes, size_t count) {
         if (class == 1) { label_start = 0; continue; }
         if (class == 4) break;
         if (class == 0 || label_start) return 0; /* a stray byte, or '.' or '-' starting a label */
-        if (class == 2) label_start = 1;
+        if (class == 2) {
+            label_start = 1;
+            last_label = at + 1;
+        }
     }
 #if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
 host_end:
@@ -359,10 +363,8 @@ host_end:
     if (at == host_start || at - host_start > 253 || label_start) return 0;
     {
         /* A host whose last label starts with a digit "ends in a number": an IPv4 address, which the parser
-         * writes in dotted decimal. */
-        size_t last = at - 1;
-        while (last > host_start && bytes[last - 1] != '.') last--;
-        if (bytes[last] >= '0' && bytes[last] <= '9' && !be_url_is_dotted_quad(bytes + host_start, at - host_start)) return 0;
+         * writes in dotted decimal. The last label starts after the last dot the host's scan saw. */
+        if (bytes[last_label] >= '0' && bytes[last_label] <= '9' && !be_url_is_dotted_quad(bytes + host_start, at - host_start)) return 0;
     }
 port:
     if (at < count && bytes[at] == ':') {
