@@ -85,8 +85,8 @@ cc -std=c99 -O2 -Wall -Wextra -Iinclude bench/field_blinkengage.c -o "$work/fiel
   -Ldist/lib -l:libblinkengage.so.1 -Wl,-rpath,"$top/dist/lib"
 # The byte scans both ways: their own program, and the release library built with -DBE_SCAN_SCALAR (its own scratch
 # path, so the clang modules are built anew with the define).
-cc -std=c99 -O2 -Wall -Wextra -I Sources/CJSONScan bench/scan_bytes.c -o "$work/scan_bytes_sse2"
-cc -std=c99 -O2 -Wall -Wextra -DBE_SCAN_SCALAR -I Sources/CJSONScan bench/scan_bytes.c -o "$work/scan_bytes_scalar"
+cc -std=c99 -O2 -Wall -Wextra -I Sources/CJSONScan/include bench/scan_bytes.c -o "$work/scan_bytes_sse2"
+cc -std=c99 -O2 -Wall -Wextra -DBE_SCAN_SCALAR -I Sources/CJSONScan/include bench/scan_bytes.c -o "$work/scan_bytes_scalar"
 if [ -z "${BENCH_ONLY:-}" ] || [ "${BENCH_ONLY:-}" = scans ]; then
   BLINKENGAGE_LEAN_LIBRARY=1 swift build -c release --scratch-path .build/scalar --product blinkengage -Xcc -DBE_SCAN_SCALAR \
     -Xswiftc -static-stdlib -Xlinker --version-script="$top/packaging/blinkengage.map" -Xlinker -soname=libblinkengage.so.1 >/dev/null

@@ -12,16 +12,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=build/fuzz
 targets=$(cd fuzz/targets && ls *.swift | sed 's/\.swift$//')
-includes=(-I Sources/CCurl -I Sources/CSQLite -I Sources/CIDN2 -I Sources/CSystemShims -I Sources/CJSONScan -I Sources/CPlatform)
+includes=(-I Sources/CCurl -I Sources/CSQLite -I Sources/CIDN2 -I Sources/CSystemShims -I Sources/CJSONScan/include -I Sources/CPlatform)
 
 build() {
   mkdir -p "$out"
   local sources; sources=$(find Sources/BlinkEngageCore -name '*.swift' | sort)
   local stamp="$out/.engine-stamp"
   # Sources or C shims (the JSON tape's builder is one) newer than the last build mean a new one.
-  if [ ! -f "$stamp" ] || [ -n "$(find Sources fuzz/targets -newer "$stamp" \( -name '*.swift' -o -name '*.h' \) 2>/dev/null | head -1)" ]; then
+  if [ ! -f "$stamp" ] || [ -n "$(find Sources fuzz/targets -newer "$stamp" \( -name '*.swift' -o -name '*.h' -o -name '*.c' \) 2>/dev/null | head -1)" ]; then
     echo "fuzz: building the engine with libFuzzer and AddressSanitizer"
-    rm -f "$out/libBlinkEngageCore.a"
+    rm -f "$out/libBlinkEngageCore.a" "$out/scans.o"
+    # The C target's scans, with the same instrumentation, linked into every target beside the engine.
+    clang -O2 -g -fsanitize=fuzzer-no-link,address -I Sources/CJSONScan/include -c Sources/CJSONScan/scans.c -o "$out/scans.o"
     # shellcheck disable=SC2086
     swiftc -parse-as-library -O -sanitize=fuzzer,address -enable-testing -module-name BlinkEngageCore \
       -emit-module -emit-module-path "$out/BlinkEngageCore.swiftmodule" -emit-library -static \
@@ -30,7 +32,7 @@ build() {
     for target in $targets; do
       rm -f "$out/$target"
       swiftc -parse-as-library -O -sanitize=fuzzer,address -I "$out" "${includes[@]}" "fuzz/targets/$target.swift" \
-        "$out/libBlinkEngageCore.a" -lcurl -lsqlite3 -lidn2 -o "$out/$target" 2>&1 | grep -v "Cannot export local symbol\|warning:" || true
+        "$out/libBlinkEngageCore.a" "$out/scans.o" -lcurl -lsqlite3 -lidn2 -o "$out/$target" 2>&1 | grep -v "Cannot export local symbol\|warning:" || true
       [ -x "$out/$target" ] || { echo "fuzz: target $target did not build" >&2; exit 1; }
     done
     touch "$stamp"

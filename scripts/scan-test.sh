@@ -8,7 +8,7 @@ top="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 source="$top/Tests/CJSONScanTests/scan_differential.c"
-flags=(-std=c99 -O2 -Wall -Wextra -Werror -I "$top/Sources/CJSONScan")
+flags=(-std=c99 -O2 -Wall -Wextra -Werror -I "$top/Sources/CJSONScan/include")
 gcc "${flags[@]}" "$source" -o "$work/sse2"
 gcc "${flags[@]}" -DBE_SCAN_SCALAR "$source" -o "$work/scalar"
 aarch64-linux-gnu-gcc "${flags[@]}" -static "$source" -o "$work/neon"

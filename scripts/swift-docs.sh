@@ -10,7 +10,7 @@ modules="$(swift build --show-bin-path)/Modules"
 graphs="$(mktemp -d)"
 trap 'rm -rf "$graphs"' EXIT
 includes=()
-for shim in CCurl CSQLite CIDN2 CSystemShims CPlatform CJSONScan; do
+for shim in CCurl CSQLite CIDN2 CSystemShims CPlatform CJSONScan/include; do
   includes+=(-Xcc "-fmodule-map-file=Sources/$shim/module.modulemap" -I "Sources/$shim")
 done
 swift symbolgraph-extract -module-name BlinkEngage -I "$modules" "${includes[@]}" -target "$(uname -m)-unknown-linux-gnu" \

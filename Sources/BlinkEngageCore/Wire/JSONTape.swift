@@ -46,7 +46,7 @@ public final class JSONTape: @unchecked Sendable {
             capacity = memory.capacity / stride
             let status = bytes.withUnsafeBufferPointer { text in
                 // An empty text has no base address; the builder reads no byte of it.
-                be_json_build_tape(text.baseAddress ?? UnsafePointer(bitPattern: 1)!, text.count,
+                be_json_tape_build(text.baseAddress ?? UnsafePointer(bitPattern: 1)!, text.count,
                                    memory.pointer.bindMemory(to: Entry.self, capacity: capacity), capacity,
                                    Self.ends(in: memory, capacity: capacity), &outcome)
             }
@@ -269,7 +269,7 @@ public final class JSONTape: @unchecked Sendable {
     func writeScalarTexts(into destination: UnsafeMutablePointer<UInt8>) {
         bytes.withUnsafeBufferPointer { all in
             // An empty text has no base address; nothing is read from it.
-            be_json_write_scalar_texts(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, all.count, entries, ends, endCount,
+            be_json_tape_write_texts(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, all.count, entries, ends, endCount,
                                        destination)
         }
     }

@@ -44,12 +44,10 @@ struct URLParts: Sendable, Equatable {
         return text.withUTF8(isCanonicalHTTP)
     }
 
-    /// Not inlined: the C function is `static`, and each object file calling it would carry a copy (six did).
-    @inline(never)
     static func isCanonicalHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // In C (CJSONScan/url.h): 16-byte blocks over the host, the path and the query.
+        // In C (CJSONScan/url.h, compiled once in scans.c): 16-byte blocks over the host, the path and the query.
         guard let base = bytes.baseAddress else { return false }
-        return be_url_is_canonical_http(base, bytes.count) != 0
+        return be_url_canonical_http(base, bytes.count) != 0
     }
 
     /// Whether libcurl reads `text` as an absolute http(s) URL with a host; asks libcurl for the two parts it

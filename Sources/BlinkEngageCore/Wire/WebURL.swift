@@ -112,7 +112,7 @@ enum WebURL {
 
         // What follows as the serialiser would write it (nearly always): copied whole.
         at = authorityEnd
-        if at < end, input[at] == UInt8(ascii: "/"), be_url_rest_is_canonical(input.baseAddress!, end, at) != 0 {
+        if at < end, input[at] == UInt8(ascii: "/"), be_url_canonical_rest(input.baseAddress!, end, at) != 0 {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: input[at..<end]))
             return output
         }
