@@ -2,8 +2,8 @@
  * (RFC 8259, a depth cap, escapes, UTF-8; JSONLexer.swift has the same rules) and writes one entry per value and
  * per object key. In C because it is every answer's hot loop: the Swift builder spent about 150 instructions a
  * token, this one about 95 with the entries' stores and string scans (the 3-offer bench answer). Static: no
- * exported symbols; the Swift tape is its one caller, and the `json` fuzz target holds the tape to the tree
- * parser's verdicts and values. */
+ * symbols of its own; scans.c compiles it once for the Swift tape (compiled.h), and the `json` fuzz target holds
+ * the tape to the tree parser's verdicts and values. */
 #ifndef BLINKENGAGE_JSON_TAPE_H
 #define BLINKENGAGE_JSON_TAPE_H
 #include <stddef.h>
