@@ -375,9 +375,12 @@ public final class SDK: Sendable {
         views.stop()  // a view in progress counts nothing
         _ = lifecycle.wait(until: { $0.activeCalls == 0 }) { _ in }
         let remaining = deadline > MonotonicClock.now() ? UInt32(clamping: (deadline - MonotonicClock.now()) / 1_000_000) : 0
+        let owesNothing: Bool
         switch outbox.flush(timeoutMilliseconds: remaining) {
-        case .delivered: break
-        case let outcome: logger.info("shutdown keeps undelivered tracking items on disk (\(outcome))")
+        case .delivered: owesNothing = true
+        case let outcome:
+            owesNothing = false
+            logger.info("shutdown keeps undelivered tracking items on disk (\(outcome))")
         }
         outbox.stopDelivering(waitingUntil: deadline)
         // Every request in flight completes now with `.cancelled`; their callbacks are queued on return.
@@ -389,6 +392,8 @@ public final class SDK: Sendable {
         // Loads still waiting for a registration get the cancellation error now.
         registrar.stop()
         outbox.close()
+        // Nothing owed: the database's close need not fold the WAL in and sync it on the caller's thread.
+        if owesNothing { database?.leaveWALAtClose() }
         callbacks.close()
         logger.debug("stopped")
         logger.close()

@@ -193,6 +193,17 @@ final class Database: Sendable {
         }
     }
 
+    /// Leaves the WAL for the next open when the connection closes, instead of copying it into the main file then:
+    /// that copy's two fsyncs were most of a shutdown with nothing owed. For a close after which nothing needs them
+    /// (the outbox delivered everything): what the WAL holds stays as safe from the process's end as every commit
+    /// here is (WAL with NORMAL); the next open reads it, and the next checkpoint (the outbox's, once it has
+    /// delivered, or SQLite's own at 16 MiB) folds it in and syncs it.
+    func leaveWALAtClose() {
+        try? withConnection { session throws(EngineFailure) in
+            _ = be_sqlite3_no_checkpoint_on_close(session.connection.handle, 1)
+        }
+    }
+
     /// After erasure: moves everything into the main file and empties the WAL, then rebuilds the file, so no
     /// deleted row survives in a WAL frame or a free page.
     func scrub() {
