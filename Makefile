@@ -57,6 +57,7 @@ test: build cli docs wheel
 	scripts/rust-example.sh
 	scripts/tfo-check.sh "$(DIST)"
 	scripts/early-data-check.sh "$(DIST)"
+	scripts/sync-check.sh "$(DIST)"
 	$(MAKE) --no-print-directory test-portable
 	scripts/scan-test.sh
 

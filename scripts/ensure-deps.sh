@@ -15,6 +15,7 @@ command -v g++ >/dev/null || missing+=(g++)
 command -v python3 >/dev/null || missing+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)  # the wheel is tested in a fresh venv
 command -v valgrind >/dev/null || missing+=(valgrind)
+command -v strace >/dev/null || missing+=(strace)  # scripts/sync-check.sh
 command -v nm >/dev/null || missing+=(binutils)
 command -v abidiff >/dev/null || missing+=(abigail-tools)  # scripts/abi-check.sh
 command -v openssl >/dev/null || missing+=(openssl)

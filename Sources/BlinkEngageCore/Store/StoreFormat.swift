@@ -40,10 +40,13 @@ enum StoreFormat {
     /// Opens the directory's database and brings it to the current format.
     static func open(_ directory: StorageDirectory) throws(EngineFailure) -> Outcome {
         // Read from the file's header before SQLite opens it: opening for writing may switch its journal mode.
-        if let found = recordedFormat(directory), found > current { return .newer(found: found) }
+        let recorded = recordedFormat(directory)
+        if let found = recorded, found > current { return .newer(found: found) }
         var migration = Migration()
         var newer: Int64?
-        let database = try Database(directory: directory) { session throws(EngineFailure) in
+        var carriedIn = false
+        // No header: a new file, whose first commit need not sync (`Database.init`).
+        let database = try Database(directory: directory, newFile: recorded == nil) { session throws(EngineFailure) in
             try session.transaction { () throws(EngineFailure) in
                 let version = try userVersion(session)
                 guard version <= current else {
@@ -57,13 +60,15 @@ enum StoreFormat {
                 }
                 let legacy = try LegacyFormat.moveIn(from: directory, session: session)
                 if legacy.found { migration.from = 1 }  // the lowest format found (0.2.0 left 0.1.0's files where they were)
+                carriedIn = legacy.found
                 migration.carried = legacy.carried
                 migration.lost = legacy.lost
             }
         }
         if let newer { return .newer(found: newer) }
-        // After the commit: the files whose reports are in the database now go (a crash before leaves them, and
-        // the next start, finding their names recorded, only removes them).
+        // After the commit, made durable first (nothing else syncs it): the files whose reports are in the database
+        // now go (a crash before leaves them, and the next start, finding their names recorded, only removes them).
+        if carriedIn { database.syncWAL() }
         LegacyFormat.removeMoved(from: directory, database: database)
         if case .recovered(let aside, _) = database.openOutcome {
             let saved = DatabaseSalvage.copy(from: aside, in: directory, into: database)
