@@ -12,7 +12,7 @@ import Musl
 ///
 /// Positions (`Int`) name entries; 0 is the root. Objects and arrays know where they end, so a lookup steps over
 /// a member it does not want without reading it.
-// Safe: the entries are written only while `init` parses and freed in deinit; everything else only reads them.
+// Safe: the entries and the scalar ends are written only while `init` parses and freed in deinit; all else only reads.
 public final class JSONTape: @unchecked Sendable {
     public let bytes: [UInt8]
     /// The entries, owned: a lookup walks them with plain loads, no array between (positions only ever come from
