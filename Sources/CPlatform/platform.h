@@ -1,6 +1,6 @@
 /* The operating-system calls the engine makes beyond plain POSIX, each behind a name for what the engine needs
  * (Sources/BlinkEngageCore/Platform/ is their only user). Two implementations, chosen at compile time:
- *   - Linux: eventfd, getrandom, inotify (and epoll and timerfd in events.h);
+ *   - Linux: eventfd, getrandom, inotify, renameat2 (and epoll and timerfd in events.h);
  *   - portable POSIX (BLINKENGAGE_PLATFORM_POSIX defined, or any system that is not Linux): a self-pipe,
  *     getentropy or /dev/urandom, Unix-domain sockets for the storage directory's change notice, and poll.
  * static inline: no symbols. */
@@ -133,6 +133,23 @@ static inline int be_set_thread_name(const char *name) {
 #else
     (void)name;
     return ENOSYS;
+#endif
+}
+
+/* --- A finished file put in place only where nothing has its name yet: a rename that never replaces, so two
+ * processes making the same file cannot take turns overwriting it. Linux: renameat2 with RENAME_NOREPLACE, the raw
+ * system call (glibc declares it only under _GNU_SOURCE). Elsewhere: -1 with ENOSYS. Returns 0 when `from` in
+ * `directory` now has the name `to`; -1 with errno otherwise (EEXIST: the name was taken; EINVAL: this file
+ * system has no such rename), and the caller makes the file another way. */
+static inline int be_rename_exclusive(int directory, const char *from, const char *to) {
+#ifdef BE_PLATFORM_LINUX
+    return (int)syscall(SYS_renameat2, directory, from, directory, to, 1u /* RENAME_NOREPLACE */);
+#else
+    (void)directory;
+    (void)from;
+    (void)to;
+    errno = ENOSYS;
+    return -1;
 #endif
 }
 

@@ -245,17 +245,7 @@ final class StorageDirectory: Sendable {
     /// Writes `parts` one after another to a temporary file and renames it over `name`, so a reader sees the old
     /// file or the new one, never a part. Nothing is left behind on failure.
     func replace(_ name: String, withParts parts: [UnsafeRawBufferPointer]) throws(EngineFailure) {
-        let temporary = "\(name).tmp-\(getpid())-\(RandomID.make().prefix(8))"
-        let descriptor = createFile(temporary)
-        guard descriptor >= 0 else { throw .io("cannot create \(path)/\(temporary): \(FileIO.errorText())") }
-        do {
-            for part in parts { try FileIO.writeAll(descriptor, part) }
-        } catch {
-            close(descriptor)
-            remove(temporary)
-            throw error
-        }
-        close(descriptor)
+        let temporary = try written(parts, for: name)
         guard renameat(self.descriptor, temporary, self.descriptor, name) == 0 else {
             let reason = FileIO.errorText()
             remove(temporary)
@@ -265,6 +255,35 @@ final class StorageDirectory: Sendable {
 
     func replace(_ name: String, with bytes: [UInt8]) throws(EngineFailure) {
         try bytes.withUnsafeBytes { buffer in Result { () throws(EngineFailure) in try replace(name, withParts: [buffer]) } }.get()
+    }
+
+    /// Writes `bytes` to a temporary file and gives it `name` only while no entry has that name, so a reader never
+    /// sees a part and two processes making the file keep the first one whole. False, with nothing left behind,
+    /// when the name is taken, the write fails, or this system cannot rename without replacing
+    /// (`Platform.renameExclusive`): the caller then makes the file another way.
+    func place(_ name: String, bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let temporary = try? written([bytes], for: name) else { return false }
+        guard Platform.renameExclusive(in: descriptor, from: temporary, to: name) else {
+            remove(temporary)
+            return false
+        }
+        return true
+    }
+
+    /// A new temporary file beside `name` holding `parts` one after another: its name. Nothing is left behind on
+    /// failure.
+    private func written(_ parts: [UnsafeRawBufferPointer], for name: String) throws(EngineFailure) -> String {
+        let temporary = "\(name).tmp-\(getpid())-\(RandomID.make().prefix(8))"
+        let descriptor = createFile(temporary)
+        guard descriptor >= 0 else { throw .io("cannot create \(path)/\(temporary): \(FileIO.errorText())") }
+        defer { close(descriptor) }
+        do {
+            for part in parts { try FileIO.writeAll(descriptor, part) }
+        } catch {
+            remove(temporary)
+            throw error
+        }
+        return temporary
     }
 
     /// Removes the entry `name` (a link itself, never what it points to); false when it was not there.
