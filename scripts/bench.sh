@@ -232,8 +232,10 @@ PY
   echo "| what | C API | Swift surface | ratio (range) | instructions per call, C / Swift |"
   echo "|---|---|---|---|---|"
   pair "fetch + decode, handlers in dispatch" "$work/fetch_blinkengage $base/m3 CALLS" "$swift_bench fetch $base/m3 CALLS" counted
-  pair "fetch + decode, handlers on the SDK's thread (C: a condition variable; Swift: await)" \
+  pair "fetch + decode, handlers on the SDK's thread (C: a condition variable; Swift: await in a task)" \
     "$work/fetch_blinkengage $base/m3 CALLS sdk-callbacks" "$swift_bench fetch $base/m3 CALLS async" counted
+  pair "the same, Swift awaiting on the main actor (top-level code)" \
+    "$work/fetch_blinkengage $base/m3 CALLS sdk-callbacks" "$swift_bench fetch $base/m3 CALLS async-main" counted
   pair "one feed event report on the caller's thread" "$work/report_blinkengage $base CALLS" "$swift_bench report $base CALLS" counted
   echo
   fi

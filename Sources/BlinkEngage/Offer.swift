@@ -8,7 +8,7 @@ public struct BlinkEngageOffer: Sendable, Hashable, Identifiable {
 
     init(_ core: Offer) { self.core = core }
 
-    private func text(_ key: OfferKey) -> String? { core.fieldText(key).map { String(cString: $0) } }
+    private func text(_ key: OfferKey) -> String? { core.fieldText(key).map(String.init(answerText:)) }
 
     /// The offer's id, as decimal text.
     public var id: String { core.id }
@@ -61,7 +61,7 @@ public struct BlinkEngageOffer: Sendable, Hashable, Identifiable {
     /// The creatives, in the answer's order.
     public var creatives: [BlinkEngageCreative] { core.creatives.map(BlinkEngageCreative.init) }
     /// The offer's own JSON object, as received.
-    public var json: String { String(cString: core.jsonText) }
+    public var json: String { String(answerText: core.jsonText) }
     /// Any top-level scalar by its wire name ("click_url", a custom key), with the rules of the named fields.
     public subscript(field key: String) -> String? { core.field(key) }
     /// Where the offer sits in the feed that handed it out; nil for a Moments offer.

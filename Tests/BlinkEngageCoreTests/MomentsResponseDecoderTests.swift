@@ -12,6 +12,22 @@ struct MomentsResponseDecoderTests {
         return nil
     }
 
+    /// Texts handed to Swift without checking their UTF-8 again (`String(answerText:)`) are the strings Swift's own
+    /// check makes of them: every width of character, written as is or as escapes, and ASCII around them.
+    @Test func answerTextsReadAsSwiftStringsEqualCheckedOnes() throws {
+        let title = #"a – é \u00e9 \ud83d\ude00 😀 𝄞 \u2028 ü\"\\ end"#
+        let body = #"{"data":{"offers":[{"id":1,"title":"\#(title)","cta_yes":"Ja, gerne – 🎁","mini_text":"plain"}]}}"#
+        let offer = try #require(try decode(body).get().offers.first)
+        for key in ["title", "cta_yes", "mini_text", "id"] {
+            let text = try #require(offer.fieldText(key))
+            let fast = String(answerText: text), checked = String(cString: text)
+            #expect(fast == checked && fast.utf8.elementsEqual(checked.utf8) && fast.count == checked.count, "\(key)")
+        }
+        #expect(offer.field("title") == "a – é é 😀 😀 𝄞 \u{2028} ü\"\\ end")
+        let json = String(answerText: offer.jsonText)
+        #expect(json == String(cString: offer.jsonText) && json.contains("🎁"))
+    }
+
     @Test func decodesEveryFieldOfTheFixture() throws {
         let response = try MomentsResponseDecoder.decodeBody(try Fixtures.bytes("moments-offers.json"))
         #expect(response.offers.map(\.id) == ["4001", "4002", "4003"])

@@ -1,8 +1,11 @@
 // The Swift surface's side of `make bench`, against the C API's (bench/fetch_blinkengage.c,
 // bench/report_blinkengage.c) on the same nginx:
-//   SwiftSurfaceBench fetch MOMENTS_URL CALLS [async]  fetch + read every field the C contender reads; dispatch
+//   SwiftSurfaceBench fetch MOMENTS_URL CALLS [async | async-main]
+//                                                      fetch + read every field the C contender reads; dispatch
 //                                                      mode with a completion handler, or `try await` with
-//                                                      handlers on the SDK's thread
+//                                                      handlers on the SDK's thread: from a nonisolated function
+//                                                      (async: each await resumes on the global executor) or
+//                                                      from the top-level code (async-main: on the main actor)
 //   SwiftSurfaceBench report ENGAGE_URL COUNT          reportOfferFeedEvent(_:) of did_tap events, each timed
 // Prints "median_us p99_us offers checksum" like the C contenders ("median_us p99_us count 0" for report).
 import BlinkEngage
@@ -48,9 +51,24 @@ final class Box: Sendable {
     let done = Mutex(Result<BlinkEngageMomentsResponse, any Error>?.none)
 }
 
+/// `calls` awaited fetches, each read, off the main actor (a host's background task): their costs, the offers of the
+/// last, the checksum.
+nonisolated func fetchAwaiting(_ sdk: BlinkEngageSDK, _ calls: Int) async throws -> ([UInt64], Int, Int) {
+    var costs: [UInt64] = [], offers = 0, checksum = 0
+    costs.reserveCapacity(calls)
+    for _ in 0..<calls {
+        let start = nanoseconds()
+        let response = try await sdk.fetchOffers(payload: ["placement": "checkout"])
+        offers = response.count
+        checksum += read(response)
+        costs.append(nanoseconds() - start)
+    }
+    return (costs, offers, checksum)
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let calls = Int(arguments[3]), calls > 0 else {
-    print("usage: SwiftSurfaceBench fetch|report URL CALLS [async]")
+    print("usage: SwiftSurfaceBench fetch|report URL CALLS [async | async-main]")
     exit(2)
 }
 var configuration = BlinkEngageConfiguration(apiKey: "bench-key")
@@ -61,11 +79,11 @@ costs.reserveCapacity(calls)
 switch arguments[1] {
 case "fetch":
     configuration.momentsURL = arguments[2]
-    let useAsync = arguments.count > 4 && arguments[4] == "async"
+    let useAsync = arguments.count > 4 && arguments[4].hasPrefix("async")
     configuration.callbackMode = useAsync ? .sdkThread : .dispatch
     let sdk = try BlinkEngageSDK(configuration: configuration)
     var offers = 0, checksum = 0
-    if useAsync {
+    if arguments.count > 4 && arguments[4] == "async-main" {
         for _ in 0..<calls {
             let start = nanoseconds()
             let response = try await sdk.fetchOffers(payload: ["placement": "checkout"])
@@ -73,6 +91,8 @@ case "fetch":
             checksum += read(response)
             costs.append(nanoseconds() - start)
         }
+    } else if useAsync {
+        (costs, offers, checksum) = try await fetchAwaiting(sdk, calls)
     } else {
         let box = Box()
         var ready = pollfd(fd: sdk.dispatchDescriptor, events: Int16(POLLIN), revents: 0)
@@ -114,6 +134,6 @@ case "report":
     report(costs, calls, 0)
     sdk.shutdown(timeoutMilliseconds: 0)
 default:
-    print("usage: SwiftSurfaceBench fetch|report URL CALLS [async]")
+    print("usage: SwiftSurfaceBench fetch|report URL CALLS [async | async-main]")
     exit(2)
 }

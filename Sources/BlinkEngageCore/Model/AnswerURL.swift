@@ -26,7 +26,7 @@ enum AnswerURL: Sendable {
     func string(in tape: JSONTape) -> String? {
         switch self {
         case .answer(let position): return tape.text(position)
-        case .href(let kept): return String(cString: kept.pointer)
+        case .href(let kept): return String(answerText: kept.pointer)
         }
     }
 

@@ -19,5 +19,5 @@ public final class MomentsResponse: Sendable {
         privacy?.text(in: texts)
     }
 
-    public var privacyURL: String? { privacyURLText.map { String(cString: $0) } }
+    public var privacyURL: String? { privacyURLText.map(String.init(answerText:)) }
 }

@@ -116,7 +116,7 @@ public final class Offer: Sendable {
     }
 
     /// A top-level scalar by wire name, nil when absent, null, empty or not a scalar.
-    public func field(_ key: String) -> String? { fieldText(key).map { String(cString: $0) } }
+    public func field(_ key: String) -> String? { fieldText(key).map(String.init(answerText:)) }
 
     /// The offer as JSON text: its own bytes from the answer (member order, spacing and number spelling as
     /// received), in a copy of the answer made the first time a host asks for an offer's JSON (most never do) and
@@ -134,10 +134,10 @@ public final class Offer: Sendable {
     public var clickURL: String? { field(.clickURL) }
     public var pixelURL: String? { field(.pixel) }
     public var advertiserPixelURL: String? { field(.advertiserPixelURL) }
-    public var closeBeaconURL: String? { beaconText("close").map { String(cString: $0) } }
-    public var noThanksBeaconURL: String? { beaconText("no_thanks_click").map { String(cString: $0) } }
+    public var closeBeaconURL: String? { beaconText("close").map(String.init(answerText:)) }
+    public var noThanksBeaconURL: String? { beaconText("no_thanks_click").map(String.init(answerText:)) }
 
-    private func field(_ key: OfferKey) -> String? { fieldText(key).map { String(cString: $0) } }
+    private func field(_ key: OfferKey) -> String? { fieldText(key).map(String.init(answerText:)) }
 }
 
 /// An offer's or group's position in the feed that handed it out, copied into the feed events about it.

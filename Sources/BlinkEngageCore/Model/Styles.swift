@@ -36,5 +36,5 @@ public final class Styles: Sendable {
     }
 
     /// `text(atPath:)` as a String.
-    public func string(atPath path: String) -> String? { text(atPath: path).map { String(cString: $0) } }
+    public func string(atPath path: String) -> String? { text(atPath: path).map(String.init(answerText:)) }
 }
