@@ -352,7 +352,7 @@ be_status be_config_set_impression_beacons(be_config *config, be_impression_beac
  * On by default: a fetch at checkout then costs one round trip instead of three. Off, the SDK makes no request
  * until the host asks for one (a host waiting for the user's consent before any network use, say). Nothing is
  * opened with a host transport, without an API key, or in a start the crash-loop breaker left inert. A warm-up
- * counts in be_stats.requests_sent.
+ * counts in be_stats.requests_sent once sent (just after the start returns).
  * @param config the configuration; NULL is refused.
  * @param enabled nonzero (the default) or 0.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL.
@@ -454,8 +454,8 @@ be_status be_config_set_pinned_public_key(be_config *config, const char *pins);
  */
 
 /**
- * Starts an SDK instance from a copy of `config`. It returns without waiting for the network; by default it has
- * begun to open the service's connection (be_config_set_warm_up_at_start()). Any thread.
+ * Starts an SDK instance from a copy of `config`. It returns without waiting for the network; by default the SDK's
+ * transport thread then opens the service's connection (be_config_set_warm_up_at_start()). Any thread.
  * @param config the configuration, copied: the host may free it right after.
  * @param[out] out_sdk receives the instance, to be ended with be_sdk_shutdown(); set to NULL on failure.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL arguments; BE_ERR_IO when an explicitly configured storage
@@ -671,7 +671,8 @@ be_status be_sdk_prefetch_moments_offers(be_sdk *sdk, const be_moments_request *
  * Opens the connections the next fetch needs ahead of it, with TLS done, and keeps them: one HEAD of the Moments
  * host's root (and of the Engage host's, when it is another), any answer accepted. Over a kept connection a
  * fetch costs one round trip instead of three (TCP, TLS 1.3, the request): call it at start, when the user
- * heads for the moment, or after the network changed. Returns at once. Nothing polls to keep a connection: it
+ * heads for the moment, or after the network changed. Returns at once: the SDK's transport thread sends the
+ * HEADs (the calling thread makes no transfer, at start neither). Nothing polls to keep a connection: it
  * lives within libcurl's limit (118 s idle) and the server's, and the next warm-up or fetch opens it again. With
  * BE_FETCH_IO_ON_DISPATCH the Moments connection is opened in be_sdk_dispatch() like a fetch's; with a host
  * transport (be_config_set_http_transport()) it does nothing. Any thread.

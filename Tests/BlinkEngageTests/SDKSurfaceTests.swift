@@ -189,13 +189,20 @@ final class SDKSurfaceTests {
         #expect(BlinkEngageSDK.version.split(separator: ".").count == 3)
     }
 
-    @Test func theStartOpensTheConnectionUnlessToldNotTo() throws {
+    @Test func theStartOpensTheConnectionUnlessToldNotTo() async throws {
+        func heads() throws -> Int { try fixture.requests(to: "/").filter { $0["method"] as? String == "HEAD" }.count }
         let warm = try fixture.start()
         defer { warm.shutdown() }
-        #expect(try warm.stats().requestsSent == 1)  // one HEAD: Moments and Engage share the sandbox's origin
+        // The HEAD goes from the transport's thread, after the start has returned: wait for the server to see it.
+        try fixture.waitForRequests(to: "/", count: 1)
+        #expect(try heads() == 1)  // one HEAD: Moments and Engage share the sandbox's origin
+        #expect(try warm.stats().requestsSent == 1)
         let silent = try fixture.start { $0.warmUpAtStart = false }
         defer { silent.shutdown() }
-        #expect(try silent.stats().requestsSent == 0)
+        // A fetch answered: a warm-up, had one been queued at start, would have been sent on the way.
+        _ = try await silent.fetchOffers()
+        #expect(try silent.stats().requestsSent == 1)
+        #expect(try heads() == 1)
     }
 
     @Test func invalidConfigurationsAreRefusedAtStart() throws {

@@ -19,8 +19,12 @@ extension SDK {
             let request = HTTPRequest(method: .head, url: origin + "/", headers: [("User-Agent", configuration.effectiveUserAgent)],
                                       timeoutMilliseconds: configuration.timeoutMilliseconds, followRedirects: false)
             recorder?.decision("warm_up", "a connection to \(origin) opened ahead of the next request")
-            via.send(request) { [logger] outcome in
-                if case .failure(let error) = outcome { logger.debug("warm-up of \(origin) failed: \(error.message)") }
+            // Sent from the transport's own drive, not here: a `send` on this thread would make the transfer and
+            // its connection on the caller's thread (at start, about 115K instructions of be_sdk_start).
+            via.schedule(afterNanoseconds: 0) { [logger] in
+                via.send(request) { outcome in
+                    if case .failure(let error) = outcome { logger.debug("warm-up of \(origin) failed: \(error.message)") }
+                }
             }
         }
     }
