@@ -3,9 +3,9 @@
 //   SwiftSurfaceBench fetch MOMENTS_URL CALLS [async | async-main]
 //                                                      fetch + read every field the C contender reads; dispatch
 //                                                      mode with a completion handler, or `try await` with
-//                                                      handlers on the SDK's thread: from a nonisolated function
-//                                                      (async: each await resumes on the global executor) or
-//                                                      from the top-level code (async-main: on the main actor)
+//                                                      handlers on the SDK's thread: off any actor (async: each
+//                                                      await resumes on the global executor) or on the main
+//                                                      actor (async-main)
 //   SwiftSurfaceBench report ENGAGE_URL COUNT          reportOfferFeedEvent(_:) of did_tap events, each timed
 // Prints "median_us p99_us offers checksum" like the C contenders ("median_us p99_us count 0" for report).
 import BlinkEngage
@@ -51,9 +51,10 @@ final class Box: Sendable {
     let done = Mutex(Result<BlinkEngageMomentsResponse, any Error>?.none)
 }
 
-/// `calls` awaited fetches, each read, off the main actor (a host's background task): their costs, the offers of the
-/// last, the checksum.
-nonisolated func fetchAwaiting(_ sdk: BlinkEngageSDK, _ calls: Int) async throws -> ([UInt64], Int, Int) {
+/// `calls` awaited fetches, each read, isolated to `actor`: the main actor (a host's UI code), or nil, off any
+/// actor (a host's background task), where each await resumes on the global executor. Their costs, the offers of
+/// the last, the checksum.
+func fetchAwaiting(_ sdk: BlinkEngageSDK, _ calls: Int, on actor: isolated (any Actor)?) async throws -> ([UInt64], Int, Int) {
     var costs: [UInt64] = [], offers = 0, checksum = 0
     costs.reserveCapacity(calls)
     for _ in 0..<calls {
@@ -83,16 +84,9 @@ case "fetch":
     configuration.callbackMode = useAsync ? .sdkThread : .dispatch
     let sdk = try BlinkEngageSDK(configuration: configuration)
     var offers = 0, checksum = 0
-    if arguments.count > 4 && arguments[4] == "async-main" {
-        for _ in 0..<calls {
-            let start = nanoseconds()
-            let response = try await sdk.fetchOffers(payload: ["placement": "checkout"])
-            offers = response.count
-            checksum += read(response)
-            costs.append(nanoseconds() - start)
-        }
-    } else if useAsync {
-        (costs, offers, checksum) = try await fetchAwaiting(sdk, calls)
+    if useAsync {
+        let actor: (any Actor)? = arguments[4] == "async-main" ? MainActor.shared : nil
+        (costs, offers, checksum) = try await fetchAwaiting(sdk, calls, on: actor)
     } else {
         let box = Box()
         var ready = pollfd(fd: sdk.dispatchDescriptor, events: Int16(POLLIN), revents: 0)
