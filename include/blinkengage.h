@@ -455,11 +455,14 @@ be_status be_config_set_pinned_public_key(be_config *config, const char *pins);
 
 /**
  * Starts an SDK instance from a copy of `config`. It returns without waiting for the network; by default the SDK's
- * transport thread then opens the service's connection (be_config_set_warm_up_at_start()). Any thread.
+ * transport thread then opens the service's connection (be_config_set_warm_up_at_start()). libcurl's global
+ * initialisation, when the process has not made it yet, runs on the SDK's threads rather than in this call where
+ * the loaded libcurl makes it thread-safe (7.84 and later); where it fails, each request fails as on a network
+ * error. Any thread.
  * @param config the configuration, copied: the host may free it right after.
  * @param[out] out_sdk receives the instance, to be ended with be_sdk_shutdown(); set to NULL on failure.
  * @return BE_OK; BE_ERR_INVALID_ARGUMENT for NULL arguments; BE_ERR_IO when an explicitly configured storage
- *         root cannot be used; BE_ERR_NO_MEMORY or BE_ERR_INVALID_STATE when a thread or libcurl cannot start.
+ *         root cannot be used; BE_ERR_NO_MEMORY or BE_ERR_INVALID_STATE when a thread cannot start.
  */
 be_status be_sdk_start(const be_config *config, be_sdk **out_sdk);
 

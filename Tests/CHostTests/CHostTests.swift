@@ -40,6 +40,9 @@ final class CHostTests: XCTestCase {
 
     func testLifecycleCallbackModesAndShutdown() throws { try buildAndRun("test_lifecycle") }
 
+    /// Its own curl_global_init records the threads that call it (Tests/CHostTests/c/test_start.c).
+    func testTheStartLeavesLibcurlsInitialisationToTheSDKsThreads() throws { try buildAndRun("test_start") }
+
     func testOfferFeedLoadsAndErrors() throws { try buildAndRun("test_feed") }
 
     func testScreensBeaconsAndFeedEvents() throws { try buildAndRun("test_screens") }

@@ -22,4 +22,8 @@ enum CurlFeatures {
     /// costs one round trip with TCP Fast Open. A server may answer `425 Too Early` (RFC 8470): `CurlMulti` sends
     /// the request again without it.
     static let earlyData = version >= 0x08_0B_00
+
+    /// `CURL_VERSION_THREADSAFE` (libcurl 7.84 and later, where the system allows): `curl_global_init` may run on
+    /// any thread while others run, so the SDK's threads make it rather than `be_sdk_start` (`CurlGlobal`).
+    static let threadSafeInit: Bool = be_curl_version_info().map { $0.pointee.features & (1 << 30) != 0 } ?? false
 }

@@ -1,4 +1,9 @@
 internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// HTTP over libcurl: one dedicated thread drives one `curl_multi` handle, so every request sent through one
 /// transport shares its connections (keep-alive, a total-connection cap) and none blocks a caller.
@@ -10,8 +15,6 @@ internal import CCurl
 /// `.cancelled` when `shutdown` comes first. They must be quick and must not block on the transport.
 public final class CurlTransport: Transport {
 
-    /// The transfers: touched only on the transport thread (and by deinit, after the join).
-    private let multi: CurlMulti
     /// Wakes the transport thread out of `curl_multi_poll` (polled there beside the sockets): an eventfd (on
     /// Linux) costs one write and one read per wake, where `curl_multi_wakeup`'s socket pair costs a send and two reads.
     private let waker: WakeSignal
@@ -23,7 +26,7 @@ public final class CurlTransport: Transport {
     public let options: TransportOptions
 
     public init(options: TransportOptions = TransportOptions(), driving fetches: DrivenTransport? = nil) throws(EngineFailure) {
-        multi = try CurlMulti(options: options)
+        CurlGlobal.prepareUnlessThreadSafe()
         waker = try WakeSignal()
         self.options = options
         self.fetches = fetches
@@ -70,6 +73,10 @@ public final class CurlTransport: Transport {
     }
 
     private func run() {
+        // The transfers, made here and touched only here: so libcurl's global initialisation (OpenSSL's, about 2.3M
+        // instructions and a read of its configuration) runs on this thread, not in be_sdk_start.
+        let multi: CurlMulti
+        do { multi = try CurlMulti(options: options) } catch { return runWithoutLibcurl(error) }
         while true {
             let (work, stopping) = state.withLock { ($0.takeWork(), $0.stopping) }
             multi.take(work)
@@ -90,6 +97,28 @@ public final class CurlTransport: Transport {
                 fds.withUnsafeMutableBufferPointer { _ = curl_multi_poll(multi.raw, $0.baseAddress, fetches == nil ? 1 : 2, timeout, nil) }
             }
             // Taken before the state is read again at the top of the loop, so no request queued after it is missed.
+            if waits[0].revents != 0 { waker.consume() }
+            if let fetches, waits[1].revents != 0 {
+                fetches.drive()
+                fetches.settle()
+            }
+            runDueTimers()
+        }
+    }
+
+    /// The loop of a transport whose libcurl could not start: every request fails with `failure` (the driven
+    /// fetches' too, in their drive) until the transport stops; timers still run.
+    private func runWithoutLibcurl(_ failure: EngineFailure) {
+        var waits = [pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0),
+                     pollfd(fd: fetches?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let (work, stopping) = state.withLock { ($0.takeWork(), $0.stopping) }
+            for (_, completion) in work.incoming {
+                completion(.failure(work.cancel ? .cancelled : .network("libcurl could not start: \(failure.message)")))
+            }
+            if stopping { break }
+            let timeout = pollTimeout()
+            ForkGate.outside { _ = poll(&waits, nfds_t(waits.count), timeout == Int32.max ? -1 : timeout) }
             if waits[0].revents != 0 { waker.consume() }
             if let fetches, waits[1].revents != 0 {
                 fetches.drive()

@@ -15,8 +15,10 @@ import Musl
 /// timer for libcurl's timeouts (TimeoutTimer), a timer for `schedule`, the wake-up signal `send` writes, and the
 /// one descriptor the owner adds (the callback queue's pipe), which `drive` leaves alone.
 public final class DrivenTransport: Transport {
-    /// The transfers, under the driver lock: one thread drives at a time.
-    private let driver: Locked<CurlMulti>
+    /// The transfers, under the driver lock: one thread drives at a time. Made by the first drive (`made(in:)`),
+    /// never by `init` or `send`: so libcurl's global initialisation (OpenSSL's, about 2.3M instructions and a read
+    /// of its configuration) runs on a thread of the SDK's, or in `be_sdk_dispatch`, not in `be_sdk_start`.
+    private let driver = Locked<CurlMulti?>(nil)
     private let watch: Watch
     private let waker: WakeSignal
     private let ownersDescriptor: Int32
@@ -28,7 +30,7 @@ public final class DrivenTransport: Transport {
 
     /// - Parameter ownersDescriptor: a descriptor `descriptor` is also readable with (-1 for none).
     public init(options: TransportOptions, alsoReadableWith ownersDescriptor: Int32) throws(EngineFailure) {
-        let multi = try CurlMulti(options: options)
+        CurlGlobal.prepareUnlessThreadSafe()
         watch = try Watch()
         waker = try WakeSignal()
         self.ownersDescriptor = ownersDescriptor
@@ -38,6 +40,13 @@ public final class DrivenTransport: Transport {
                 throw .invalidState("cannot watch a descriptor in the dispatch descriptor (errno \(errno))")
             }
         }
+    }
+
+    /// The multi handle in `slot`, made now if this is the first drive, with libcurl's callbacks on `watch`; nil
+    /// when libcurl cannot start (the drive then fails what is queued).
+    private func made(in slot: inout CurlMulti?) -> CurlMulti? {
+        if let multi = slot { return multi }
+        guard let multi = try? CurlMulti(options: options) else { return nil }
         let context = Unmanaged.passUnretained(watch).toOpaque()
         _ = be_curl_multi_setopt_socket_fn(multi.raw) { _, socket, what, context, _ in
             let watch = Unmanaged<Watch>.fromOpaque(context!).takeUnretainedValue()
@@ -59,13 +68,15 @@ public final class DrivenTransport: Transport {
             return 0
         }
         _ = be_curl_multi_setopt_pointer(multi.raw, CURLMOPT_TIMERDATA, context)
-        driver = Locked(multi)
+        slot = multi
+        return multi
     }
 
     deinit {
         shutdown()
         // libcurl calls the socket callback while it cleans up; `watch` may be gone by then.
         driver.withLock { multi in
+            guard let multi else { return }
             _ = be_curl_multi_setopt_socket_fn(multi.raw, nil)
             _ = be_curl_multi_setopt_timer_fn(multi.raw, nil)
         }
@@ -82,8 +93,14 @@ public final class DrivenTransport: Transport {
     public func send(_ request: HTTPRequest, completion: @escaping HTTPCompletion) {
         guard state.withLock({ $0.accept(request, completion: completion) }) else { return completion(.failure(.cancelled)) }
         // Starting here sends the request within the host's fetch call, not at its next dispatch, and saves the
-        // wake-up round trip (a write, a poll, a readiness check and a read).
-        if driver.withLockIfFree({ multi in startQueued(on: multi) }) == nil { waker.signal() }
+        // wake-up round trip (a write, a poll, a readiness check and a read); before the first drive made the
+        // multi handle, that drive starts it.
+        let started = driver.withLockIfFree { multi -> Bool in
+            guard let multi else { return false }
+            startQueued(on: multi)
+            return true
+        }
+        if started != true { waker.signal() }
     }
 
     /// Starts the queued requests and lets libcurl send them (a transfer added asks for its first timeout at once),
@@ -127,7 +144,11 @@ public final class DrivenTransport: Transport {
     public func shutdown() {
         state.withLock { $0.stop() }
         // Whatever the taken work says (a drive may have taken the stop's cancel already), all of it ends here.
-        driver.withLock { multi in multi.take((state.withLock { $0.takeWork() }.incoming, cancel: true)) }
+        driver.withLock { multi in
+            let incoming = state.withLock { $0.takeWork() }.incoming
+            guard let multi else { return incoming.forEach { $0.1(.failure(.cancelled)) } }
+            multi.take((incoming, cancel: true))
+        }
     }
 
     /// Does what is ready now, without waiting: starts queued requests, moves data on ready sockets, lets libcurl
@@ -135,7 +156,17 @@ public final class DrivenTransport: Transport {
     /// a second thread waits for the first.
     public func drive() {
         var timersDue = false
-        driver.withLock { multi in
+        driver.withLock { slot in
+            guard let multi = made(in: &slot) else {
+                // No libcurl: what is queued fails, and the timers run (what they send fails at the next drive).
+                waker.consume()
+                watch.poller.reset(timer: Watch.timers)
+                timersDue = true
+                for (_, completion) in state.withLock({ $0.takeWork() }).incoming {
+                    completion(.failure(.network("libcurl could not be initialised")))
+                }
+                return
+            }
             var descriptors = InlineArray<8, Int32>(repeating: -1)
             var readiness = InlineArray<8, Int32>(repeating: 0)
             for _ in 0..<Self.maximumRounds {
