@@ -31,6 +31,33 @@ final class TransportTests {
         HTTPRequest(method: .get, url: sandbox.url + path, timeoutMilliseconds: 30_000)
     }
 
+    /// A driven transport makes its multi handle (and libcurl's global initialisation with it) in its first drive,
+    /// never in `send` (test_start.c sees which thread): a request sent before any drive is started by the drives
+    /// and answered, a shutdown before any drive cancels what was queued, and a drive after it does nothing.
+    @Test func aDrivenTransportMakesItsHandleInItsFirstDrive() throws {
+        let driven = try DrivenTransport(options: TransportOptions(), alsoReadableWith: -1)
+        let first = ConditionLock<Result<HTTPResponse, TransportError>?>(nil)
+        driven.send(get("/cdn/campaigns/1201/main.png")) { outcome in first.withLock { $0 = outcome } }
+        // Drive as a host's be_sdk_dispatch would, whenever the descriptor is readable, until it is answered.
+        var ready = pollfd(fd: driven.descriptor, events: Int16(POLLIN), revents: 0)
+        let deadline = MonotonicClock.now() + 60_000_000_000
+        while first.withLock({ $0 }) == nil, MonotonicClock.now() < deadline {
+            _ = poll(&ready, 1, 1000)
+            driven.drive()
+        }
+        #expect(try first.withLock { $0 }?.get().status == 200)
+        driven.shutdown()
+
+        let idle = try DrivenTransport(options: TransportOptions(), alsoReadableWith: -1)
+        let queued = ConditionLock<Result<HTTPResponse, TransportError>?>(nil)
+        idle.send(get("/cdn/campaigns/1201/main.png")) { outcome in queued.withLock { $0 = outcome } }
+        idle.shutdown()
+        #expect(queued.withLock { $0 } == .failure(.cancelled))
+        idle.drive()  // after the shutdown: nothing to start, and no handle is made
+        idle.send(get("/")) { outcome in queued.withLock { $0 = outcome } }
+        #expect(queued.withLock { $0 } == .failure(.cancelled))
+    }
+
     /// The canonical-URL fast path accepts only URLs that the parser writes back unchanged and that libcurl reads
     /// as http(s) with a host; it leaves the rest (upper case, no path, default ports, IP literals in other
     /// spellings, bytes the serialiser encodes) to the parser.

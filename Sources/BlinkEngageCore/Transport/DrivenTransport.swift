@@ -42,11 +42,13 @@ public final class DrivenTransport: Transport {
         }
     }
 
-    /// The multi handle in `slot`, made now if this is the first drive, with libcurl's callbacks on `watch`; nil
-    /// when libcurl cannot start (the drive then fails what is queued).
-    private func made(in slot: inout CurlMulti?) -> CurlMulti? {
+    /// The multi handle in `slot`, made now if this is the first drive, with libcurl's callbacks on `watch`. Throws
+    /// when libcurl cannot start (the drive then fails what is queued), and once the transport is stopping (there is
+    /// nothing left to start).
+    private func made(in slot: inout CurlMulti?) throws(EngineFailure) -> CurlMulti {
         if let multi = slot { return multi }
-        guard let multi = try? CurlMulti(options: options) else { return nil }
+        guard !state.withLock({ $0.stopping }) else { throw .invalidState("the transport is shut down") }
+        let multi = try CurlMulti(options: options)
         let context = Unmanaged.passUnretained(watch).toOpaque()
         _ = be_curl_multi_setopt_socket_fn(multi.raw) { _, socket, what, context, _ in
             let watch = Unmanaged<Watch>.fromOpaque(context!).takeUnretainedValue()
@@ -157,13 +159,14 @@ public final class DrivenTransport: Transport {
     public func drive() {
         var timersDue = false
         driver.withLock { slot in
-            guard let multi = made(in: &slot) else {
+            let multi: CurlMulti
+            do throws(EngineFailure) { multi = try made(in: &slot) } catch {
                 // No libcurl: what is queued fails, and the timers run (what they send fails at the next drive).
                 waker.consume()
                 watch.poller.reset(timer: Watch.timers)
                 timersDue = true
                 for (_, completion) in state.withLock({ $0.takeWork() }).incoming {
-                    completion(.failure(.network("libcurl could not be initialised")))
+                    completion(.failure(.network("libcurl could not start: \(error.message)")))
                 }
                 return
             }
