@@ -675,7 +675,7 @@ be_status be_sdk_prefetch_moments_offers(be_sdk *sdk, const be_moments_request *
  * host's root (and of the Engage host's, when it is another), any answer accepted. Over a kept connection a
  * fetch costs one round trip instead of three (TCP, TLS 1.3, the request): call it at start, when the user
  * heads for the moment, or after the network changed. Returns at once: the SDK's transport thread sends the
- * HEADs (the calling thread makes no transfer, at start neither). Nothing polls to keep a connection: it
+ * HEADs, here as at start. Nothing polls to keep a connection: it
  * lives within libcurl's limit (118 s idle) and the server's, and the next warm-up or fetch opens it again. With
  * BE_FETCH_IO_ON_DISPATCH the Moments connection is opened in be_sdk_dispatch() like a fetch's; with a host
  * transport (be_config_set_http_transport()) it does nothing. Any thread.
