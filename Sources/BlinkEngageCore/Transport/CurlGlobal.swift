@@ -9,6 +9,9 @@ enum CurlGlobal {
 
     static var isReady: Bool { initialisation == CURLE_OK }
 
+    /// What a request gets where the transport's multi handle could not be made (`CurlMulti`'s failure).
+    static func unavailable(_ failure: EngineFailure) -> TransportError { .network("libcurl could not start: \(failure.message)") }
+
     /// Called where a transport is made, on the thread that makes it: a libcurl whose global initialisation is not
     /// thread-safe (before 7.84) gets it here, before the transport's threads start, as its documentation asks.
     static func prepareUnlessThreadSafe() {

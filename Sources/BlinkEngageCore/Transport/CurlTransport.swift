@@ -96,14 +96,19 @@ public final class CurlTransport: Transport {
                 var fds = waits.mutableSpan
                 fds.withUnsafeMutableBufferPointer { _ = curl_multi_poll(multi.raw, $0.baseAddress, fetches == nil ? 1 : 2, timeout, nil) }
             }
-            // Taken before the state is read again at the top of the loop, so no request queued after it is missed.
-            if waits[0].revents != 0 { waker.consume() }
-            if let fetches, waits[1].revents != 0 {
-                fetches.drive()
-                fetches.settle()
-            }
-            runDueTimers()
+            woke(waker: waits[0].revents != 0, fetches: waits[1].revents != 0)
         }
+    }
+
+    /// After a wait, what woke it: the waker is taken before the state is read again at the top of the loop, so
+    /// no request queued after it is missed; then the driven fetches' I/O, and our due timers.
+    private func woke(waker wakerReady: Bool, fetches fetchesReady: Bool) {
+        if wakerReady { waker.consume() }
+        if let fetches, fetchesReady {
+            fetches.drive()
+            fetches.settle()
+        }
+        runDueTimers()
     }
 
     /// The loop of a transport whose libcurl could not start: every request fails with `failure` (the driven
@@ -113,18 +118,11 @@ public final class CurlTransport: Transport {
                      pollfd(fd: fetches?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
         while true {
             let (work, stopping) = state.withLock { ($0.takeWork(), $0.stopping) }
-            for (_, completion) in work.incoming {
-                completion(.failure(work.cancel ? .cancelled : .network("libcurl could not start: \(failure.message)")))
-            }
+            for (_, completion) in work.incoming { completion(.failure(work.cancel ? .cancelled : CurlGlobal.unavailable(failure))) }
             if stopping { break }
             let timeout = pollTimeout()
             ForkGate.outside { _ = poll(&waits, nfds_t(waits.count), timeout == Int32.max ? -1 : timeout) }
-            if waits[0].revents != 0 { waker.consume() }
-            if let fetches, waits[1].revents != 0 {
-                fetches.drive()
-                fetches.settle()
-            }
-            runDueTimers()
+            woke(waker: waits[0].revents != 0, fetches: waits[1].revents != 0)
         }
     }
 }

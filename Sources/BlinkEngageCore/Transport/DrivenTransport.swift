@@ -166,7 +166,7 @@ public final class DrivenTransport: Transport {
                 watch.poller.reset(timer: Watch.timers)
                 timersDue = true
                 for (_, completion) in state.withLock({ $0.takeWork() }).incoming {
-                    completion(.failure(.network("libcurl could not start: \(error.message)")))
+                    completion(.failure(CurlGlobal.unavailable(error)))
                 }
                 return
             }
