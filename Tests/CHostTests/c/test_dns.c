@@ -43,14 +43,6 @@ int getaddrinfo(const char *node, const char *service, const struct addrinfo *hi
     return real(node, service, hints, result);
 }
 
-static int lookups(int *counter) {
-    int value;
-    pthread_mutex_lock(&dns_lock);
-    value = *counter;
-    pthread_mutex_unlock(&dns_lock);
-    return value;
-}
-
 /* Waits until the slow name's lookup has begun (60 s at most, like test_result_wait). */
 static int wait_for_slow_lookup(void) {
     struct timespec deadline;
@@ -112,8 +104,8 @@ static void test_a_hung_lookup_holds_back_no_other_host_and_each_name_is_looked_
     test_result_init(&again_feed);
     CHECK_INT(be_sdk_load_offer_feed(sdk, on_feed, &again_feed), BE_OK);
     CHECK(test_result_wait(&again_feed, 1) && !again_feed.has_error);
-    CHECK_INT(lookups(&slow_lookups), 1);
-    CHECK_INT(lookups(&fast_lookups), 1);
+    CHECK_INT(locked_count(&dns_lock, &slow_lookups), 1);
+    CHECK_INT(locked_count(&dns_lock, &fast_lookups), 1);
 
     test_result_dispose(&offers);
     test_result_dispose(&feed);

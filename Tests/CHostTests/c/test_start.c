@@ -23,14 +23,6 @@ CURLcode curl_global_init(long flags) {
     return real(flags);
 }
 
-static int calls(int *counter) {
-    int value;
-    pthread_mutex_lock(&init_lock);
-    value = *counter;
-    pthread_mutex_unlock(&init_lock);
-    return value;
-}
-
 static void test_the_start_leaves_libcurls_initialisation_to_the_sdks_threads(void) {
     const int thread_safe = (curl_version_info(CURLVERSION_NOW)->features & (1 << 30)) != 0; /* CURL_VERSION_THREADSAFE */
     be_config *config = sandbox_config("demo-key");
@@ -38,15 +30,15 @@ static void test_the_start_leaves_libcurls_initialisation_to_the_sdks_threads(vo
     be_sdk *sdk = NULL;
     test_result offers;
     CHECK_INT(be_sdk_start(config, &sdk), BE_OK);
-    CHECK_INT(calls(&init_calls_here), thread_safe ? 0 : 1);
+    CHECK_INT(locked_count(&init_lock, &init_calls_here), thread_safe ? 0 : 1);
     /* A fetch works: by its answer an SDK thread has made the initialisation (this one never did). */
     test_result_init(&offers);
     CHECK_INT(be_sdk_fetch_moments_offers(sdk, request, on_moments, &offers), BE_OK);
     CHECK(test_result_wait(&offers, 1) && !offers.has_error && be_moments_response_offer_count(offers.response) > 0);
-    CHECK(calls(&init_calls) >= 1);
-    CHECK_INT(calls(&init_calls_here), thread_safe ? 0 : 1);
+    CHECK(locked_count(&init_lock, &init_calls) >= 1);
+    CHECK_INT(locked_count(&init_lock, &init_calls_here), thread_safe ? 0 : 1);
     printf("# libcurl %s: initialised %d time(s), %d on the starting thread\n", curl_version_info(CURLVERSION_NOW)->version,
-           calls(&init_calls), calls(&init_calls_here));
+           locked_count(&init_lock, &init_calls), locked_count(&init_lock, &init_calls_here));
     test_result_dispose(&offers);
     be_sdk_shutdown(sdk, 1000);
     be_config_free(config);

@@ -177,6 +177,16 @@ static inline int count_occurrences(const char *haystack, const char *needle) {
     return n;
 }
 
+/* A counter other threads write under `lock`, read under it (the programs that interpose a libc or libcurl
+ * function count its calls this way). */
+static inline int locked_count(pthread_mutex_t *lock, const int *counter) {
+    int value;
+    pthread_mutex_lock(lock);
+    value = *counter;
+    pthread_mutex_unlock(lock);
+    return value;
+}
+
 /* ---- waiting for callbacks ---------------------------------------------------------------------------- */
 
 /* A callback's result, filled on whatever thread the SDK runs callbacks on. */
