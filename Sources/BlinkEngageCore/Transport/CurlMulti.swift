@@ -3,7 +3,7 @@ internal import CCurl
 /// One libcurl multi handle and the transfers on it, shared by the two ways of driving it: a thread of its own
 /// (`CurlTransport`) or whichever thread calls `drive` (`DrivenTransport`). Every request sent through it shares
 /// its connections (keep-alive, a total-connection cap).
-// Safe: one thread at a time uses it (the transport thread, or a driver under the driver lock); deinit comes after.
+// Safe: one thread at a time has it: the transport thread that makes and ends it, or a driver under the driver lock.
 final class CurlMulti: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
     private let options: TransportOptions
