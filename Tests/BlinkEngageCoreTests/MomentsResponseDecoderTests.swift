@@ -142,6 +142,33 @@ struct MomentsResponseDecoderTests {
         #expect(response.offers[0].field("name") == "Old title")
     }
 
+    /// A documented field's text is found once, at decode (`OfferMembers.texts`): each case the read rules name,
+    /// read by name and by key.
+    @Test(arguments: [
+        // The last occurrence wins, "" and null read as absent, and title falls back to the legacy name.
+        (#""title": "first", "title": "last""#, "title", "last"),
+        (#""title": "x", "title": null, "name": "Old""#, "title", "Old"), (#""title": "", "name": "Old""#, "title", "Old"),
+        (#""title": {"a": 1}"#, "title", nil), (#""name": "Old""#, "name", "Old"),
+        // Numbers and literals read as spelled; containers read as absent.
+        (#""campaign_id": 1201"#, "campaign_id", "1201"), (#""is_loyaltyboost": false"#, "is_loyaltyboost", "false"),
+        (#""campaign_id": -1.5e3"#, "campaign_id", "-1.5e3"), (#""mini_text": [1]"#, "mini_text", nil),
+        (#""cta_yes": "Ja \u2013 \"gern\"""#, "cta_yes", "Ja – \"gern\""),
+        // URL fields: as given, rewritten to their href, or refused; image falls back to creative_url.
+        (#""click_url": "https://a.example/x""#, "click_url", "https://a.example/x"),
+        (#""click_url": "HTTPS://A.Example/x""#, "click_url", "https://a.example/x"),
+        (#""pixel": "javascript:alert(1)""#, "pixel", nil),
+        (#""image": "ftp://a/b.png", "creative_url": "https://c.example/y.png""#, "image", "https://c.example/y.png"),
+        (#""creative_url": "HTTP://C.example/y.png""#, "image", "http://c.example/y.png"),
+        (#""pixel": "HTTP://P.example", "click_url": "HTTP://C.example""#, "click_url", "http://c.example/"),
+        (#""pixel": "HTTP://P.example", "click_url": "HTTP://C.example""#, "pixel", "http://p.example/"),
+    ] as [(String, String, String?)])
+    func documentedFieldsReadAsTheirRulesSay(members: String, key: String, expected: String?) throws {
+        let offer = try #require(try decode(#"{"data": {"offers": [{"id": 9, \#(members)}]}}"#).get().offers.first)
+        #expect(offer.field(key) == expected, "\(members)")
+        let known = try #require(key.utf8CString.withUnsafeBytes { OfferKey(UnsafeRawBufferPointer(rebasing: $0.dropLast())) })
+        #expect(offer.fieldText(known).map(String.init(cString:)) == expected, "\(members)")
+    }
+
     @Test func settingsFallBackToDataSettingsKeyByKey() throws {
         let response = try decode(#"""
         {"data": {"offers": [{"id": 1}], "styles": {"settings": {"show_close": false}},

@@ -58,6 +58,14 @@ public final class AnswerTexts: @unchecked Sendable {
         return UnsafePointer((base + offset).assumingMemoryBound(to: CChar.self))
     }
 
+    /// The scalar text that starts `offset` bytes into the answer: what `text(at:)` returns for a scalar whose
+    /// entry starts there (`JSONTape.scalarTextOffset`), for readers that found the offset once, at decode.
+    @inline(__always)
+    func scalarText(atOffset offset: Int) -> UnsafePointer<CChar> {
+        let base = be_load_acquire(published) ?? makeScalarTexts()
+        return UnsafePointer((base + offset).assumingMemoryBound(to: CChar.self))
+    }
+
     /// Makes the scalar texts once, under the lock, and publishes them.
     @inline(never)
     private func makeScalarTexts() -> UnsafeMutableRawPointer {

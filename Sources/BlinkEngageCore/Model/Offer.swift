@@ -40,8 +40,6 @@ public final class Offer: Sendable {
     }
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
-    /// The same fields as a set of `OfferKey` raw values.
-    private let refused: UInt32
     /// URL fields that are not their own `href`, with the `href` handed out instead (nearly always none).
     private let hrefs: [(key: OfferKey, text: KeptText)]
 
@@ -53,23 +51,29 @@ public final class Offer: Sendable {
         self.tape = tape
         self.position = position
         self.texts = texts
-        self.members = members
         self.placement = placement
         self.creatives = creatives
+        var members = members
         var refusedKeys: [String] = [], refused: UInt32 = 0, hrefs: [(key: OfferKey, text: KeptText)] = []
         for key in OfferKey.urlKeys {
             guard let value = OfferDecoder.nonEmpty(tape, members[key]) else { continue }
             switch tape.withText(value, ServiceURL.read) {
             case .asGiven: continue
-            case .rewritten(let href): hrefs.append((key, texts.kept(href)))
+            case .rewritten(let href):
+                members.texts[key.rawValue] = OfferMembers.rewritten | UInt32(hrefs.count)
+                hrefs.append((key, texts.kept(href)))
             case .refused:
+                members.texts[key.rawValue] = OfferMembers.noText
                 refusedKeys.append(key.wireName.description)
                 refused |= 1 << UInt32(key.rawValue)
             }
         }
         refusedURLKeys = refusedKeys
-        self.refused = refused
         self.hrefs = hrefs
+        // "title" and "image" without a text of their own read as the legacy "name" and "creative_url".
+        members.readText(of: .title, elseOf: .name)
+        members.readText(of: .image, elseOf: .creativeURL)
+        self.members = members
         // The main image: the primary creative's URL, else `image` or `creative_url` as read just above.
         func url(_ key: OfferKey) -> AnswerURL? {
             guard let value = OfferDecoder.nonEmpty(tape, members[key]), refused & 1 << UInt32(key.rawValue) == 0 else { return nil }
@@ -97,15 +101,9 @@ public final class Offer: Sendable {
 
     /// A documented field (see `fieldText(_:)` for the rules), without reading its name first.
     public func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? {
-        if let value = members[key], refused & 1 << UInt32(key.rawValue) == 0 {
-            if !hrefs.isEmpty, let href = hrefs.first(where: { $0.key == key }) { return href.text.pointer }
-            if let text = text(value) { return text }
-        }
-        switch key {
-        case .title: return fieldText(.name)
-        case .image: return fieldText(.creativeURL)
-        default: return nil
-        }
+        let slot = members.texts[key.rawValue]
+        if slot < OfferMembers.rewritten { return texts.scalarText(atOffset: Int(slot)) }
+        return slot == OfferMembers.noText ? nil : hrefs[Int(slot & ~OfferMembers.rewritten)].text.pointer
     }
 
     /// The host text of a scalar member, nil for null, "", objects and arrays.

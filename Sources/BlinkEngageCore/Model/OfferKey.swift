@@ -90,19 +90,33 @@ public enum OfferKey: Int, CaseIterable, Sendable {
     }
 }
 
-/// Where an offer's documented members sit in its answer's tape: the value of each key's last occurrence.
+/// Where an offer's documented members sit in its answer's tape: the value of each key's last occurrence, and
+/// where its host text is.
 struct OfferMembers {
     /// A slot per `OfferKey` (a type's size must be a literal).
     typealias Positions = InlineArray<28, UInt32>
     /// `UInt32.max` for an absent key (a tape's positions are below it).
     private var positions = Positions(repeating: .max)
+    /// Each key's host text, found here so that `Offer.fieldText` is one load (a host reads every field of every
+    /// offer it shows; finding the text at each read cost about 80 instructions): the offset of a non-empty
+    /// scalar's text in the answer's scalar texts (below 2^31, as a tape's offsets are), `rewritten | i` for the
+    /// offer's i-th URL handed out as its `href`, or `noText`.
+    var texts = Positions(repeating: Self.noText)
+    static var noText: UInt32 { .max }
+    static var rewritten: UInt32 { 0x8000_0000 }
 
     /// One walk over the offer's members.
     init(_ tape: JSONTape, _ object: Int) {
         tape.forEachMember(of: object) { key, value in
             guard let known = tape.withText(key, OfferKey.init) else { return }
             positions[known.rawValue] = UInt32(truncatingIfNeeded: value)
+            texts[known.rawValue] = tape.nonEmptyTextOffset(value) ?? Self.noText
         }
+    }
+
+    /// Makes `key` without a text of its own read as `legacy`.
+    mutating func readText(of key: OfferKey, elseOf legacy: OfferKey) {
+        if texts[key.rawValue] == Self.noText { texts[key.rawValue] = texts[legacy.rawValue] }
     }
 
     /// The value's position, nil when the key is absent.

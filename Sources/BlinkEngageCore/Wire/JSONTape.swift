@@ -262,6 +262,17 @@ public final class JSONTape: @unchecked Sendable {
         }
     }
 
+    /// Where the host text of a string, number or boolean that is not "" starts in the text `writeScalarTexts`
+    /// writes; nil for anything else (what `OfferDecoder.nonEmpty` and `scalarTextOffset` accept together).
+    @inline(__always) func nonEmptyTextOffset(_ position: Int) -> UInt32? {
+        let entry = entries[position]
+        switch entry.kind {
+        case .number, .true, .false: return entry.start
+        case .string where entry.length > 0 && !entry.isKey: return entry.start
+        default: return nil
+        }
+    }
+
     /// Writes the text once more to `destination` (room for `bytes.count + 1`), with every scalar's host text
     /// (see `withText`) NUL-terminated where it starts: the byte after a number or literal, or a string's closing
     /// quote, becomes the NUL; an escaped string is written resolved in its place (never longer); null reads as
