@@ -15,3 +15,10 @@ void be_json_tape_write_texts(const uint8_t *text, size_t count, const be_json_e
 int be_url_canonical_http(const uint8_t *bytes, size_t count) { return be_url_is_canonical_http(bytes, count); }
 
 int be_url_canonical_rest(const uint8_t *bytes, size_t count, size_t at) { return be_url_rest_is_canonical(bytes, count, at); }
+
+int be_offer_key_index(const uint8_t *name, size_t length) { return be_offer_key(name, length); }
+
+void be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,
+                      uint32_t *texts) {
+    be_offer_read_members(text, entries, object, positions, texts);
+}

@@ -215,7 +215,8 @@ struct JSONTapeTests {
     /// Every documented key is recognised by its wire name, and nothing else is: a near miss of each (one letter
     /// off, one short) is not a key.
     @Test func documentedOfferKeysRoundTrip() {
-        #expect(OfferKey.allCases.count == OfferKey.count)
+        #expect(OfferKey.allCases.count == OfferKey.count && Int(BE_OFFER_KEY_COUNT) == OfferKey.count)
+        #expect(BE_OFFER_NONE == OfferMembers.noText)
         for key in OfferKey.allCases {
             let name = key.wireName.description
             #expect(Array(name.utf8).withUnsafeBytes { OfferKey($0) } == key, "\(name)")

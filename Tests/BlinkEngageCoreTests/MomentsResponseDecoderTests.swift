@@ -146,7 +146,8 @@ struct MomentsResponseDecoderTests {
     /// read by name and by key.
     @Test(arguments: [
         // The last occurrence wins, "" and null read as absent, and title falls back to the legacy name.
-        (#""title": "first", "title": "last""#, "title", "last"),
+        (#""title": "first", "title": "last""#, "title", "last"), (#""ti\u0074le": "Escaped key""#, "title", "Escaped key"),
+        (#""\u0074\u0069\u0074\u006c\u0065": "All escaped", "cta_yes\u0000": "x""#, "title", "All escaped"),
         (#""title": "x", "title": null, "name": "Old""#, "title", "Old"), (#""title": "", "name": "Old""#, "title", "Old"),
         (#""title": {"a": 1}"#, "title", nil), (#""name": "Old""#, "name", "Old"),
         // Numbers and literals read as spelled; containers read as absent.

@@ -1,3 +1,5 @@
+internal import CJSONScan
+
 /// The offer keys docs/PROTOCOL.md documents (section 1), legacy aliases included. Each offer sorts its members into
 /// them once, when it is decoded, so a host reading a documented field finds it at once instead of walking the
 /// offer's keys; any other key is still found by a walk.
@@ -61,31 +63,14 @@ public enum OfferKey: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The key `bytes` spell, if documented: by length first, then at most three comparisons. It spells out
-    /// `wireName` again because it runs for every member of every offer and every field read (a loop over
-    /// `allCases` costs several times more); `documentedOfferKeysRoundTrip` holds the two together.
+    /// The key `bytes` spell, if documented (`be_offer_key`, CJSONScan/offer.h, which spells every `wireName`
+    /// again: it runs for every member of every offer and every field read; `documentedOfferKeysRoundTrip` holds
+    /// the two together).
     init?(_ bytes: UnsafeRawBufferPointer) {
-        func spells(_ name: StaticString) -> Bool { JSONTape.equal(bytes, name) }
-        let key: OfferKey?
-        switch bytes.count {
-        case 2: key = spells("id") ? .id : nil
-        case 4: key = spells("tags") ? .tags : spells("name") ? .name : nil
-        case 5: key = spells("title") ? .title : spells("image") ? .image : spells("pixel") ? .pixel : nil
-        case 6: key = spells("cta_no") ? .ctaNo : nil
-        case 7: key = spells("cta_yes") ? .ctaYes : spells("beacons") ? .beacons : nil
-        case 9: key = spells("click_url") ? .clickURL : spells("mini_text") ? .miniText : spells("creatives") ? .creatives : nil
-        case 11: key = spells("campaign_id") ? .campaignID : spells("description") ? .description : spells("qr_code_img") ? .qrCodeImage : nil
-        case 12: key = spells("creative_url") ? .creativeURL : nil
-        case 13: key = spells("adv_pixel_url") ? .advertiserPixelURL : spells("offerwall_url") ? .offerwallURL : nil
-        case 14: key = spells("useraction_cta") ? .userActionCTA : spells("useraction_url") ? .userActionURL : spells("short_headline") ? .shortHeadline : nil
-        case 15: key = spells("advertiser_name") ? .advertiserName : spells("is_loyaltyboost") ? .isLoyaltyBoost : nil
-        case 17: key = spells("short_description") ? .shortDescription : spells("offer_description") ? .offerDescription : nil
-        case 18: key = spells("save_for_later_url") ? .saveForLaterURL : nil
-        case 20: key = spells("terms_and_conditions") ? .termsAndConditions : nil
-        case 25: key = spells("loyaltyboost_requirements") ? .loyaltyBoostRequirements : nil
-        default: key = nil
+        guard let name = bytes.baseAddress,
+              let key = OfferKey(rawValue: Int(be_offer_key_index(name.assumingMemoryBound(to: UInt8.self), bytes.count))) else {
+            return nil
         }
-        guard let key else { return nil }
         self = key
     }
 }
@@ -107,11 +92,7 @@ struct OfferMembers {
 
     /// One walk over the offer's members.
     init(_ tape: JSONTape, _ object: Int) {
-        tape.forEachMember(of: object) { key, value in
-            guard let known = tape.withText(key, OfferKey.init) else { return }
-            positions[known.rawValue] = UInt32(truncatingIfNeeded: value)
-            texts[known.rawValue] = tape.nonEmptyTextOffset(value) ?? Self.noText
-        }
+        tape.readOfferMembers(of: object, positions: &positions, texts: &texts)
     }
 
     /// Makes `key` without a text of its own read as `legacy`.

@@ -262,14 +262,19 @@ public final class JSONTape: @unchecked Sendable {
         }
     }
 
-    /// Where the host text of a string, number or boolean that is not "" starts in the text `writeScalarTexts`
-    /// writes; nil for anything else (what `OfferDecoder.nonEmpty` and `scalarTextOffset` accept together).
-    @inline(__always) func nonEmptyTextOffset(_ position: Int) -> UInt32? {
-        let entry = entries[position]
-        switch entry.kind {
-        case .number, .true, .false: return entry.start
-        case .string where entry.length > 0 && !entry.isKey: return entry.start
-        default: return nil
+    /// The documented members of the offer object at `object` (`be_offer_read_members`, CJSONScan/offer.h): each
+    /// key's value position, and where the value's host text starts in the text `writeScalarTexts` writes when it
+    /// has one (a string that is not "", a number, true or false), else `OfferMembers.noText`.
+    func readOfferMembers(of object: Int, positions: inout OfferMembers.Positions, texts: inout OfferMembers.Positions) {
+        var positionSlots = positions.mutableSpan, textSlots = texts.mutableSpan
+        bytes.withUnsafeBufferPointer { all in
+            positionSlots.withUnsafeMutableBufferPointer { positions in
+                textSlots.withUnsafeMutableBufferPointer { texts in
+                    // An empty text has no base address; it has no object either, so nothing is read from it.
+                    be_offer_members(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, entries, UInt32(truncatingIfNeeded: object),
+                                     positions.baseAddress!, texts.baseAddress!)
+                }
+            }
         }
     }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "tape.h"
+#include "offer.h"
 
 #define BE_SCAN_HIDDEN __attribute__((visibility("hidden")))
 
@@ -22,4 +23,10 @@ BE_SCAN_HIDDEN int be_url_canonical_http(const uint8_t *bytes, size_t count);
 
 /* be_url_rest_is_canonical (url.h). */
 BE_SCAN_HIDDEN int be_url_canonical_rest(const uint8_t *bytes, size_t count, size_t at);
+/* be_offer_key (offer.h). */
+BE_SCAN_HIDDEN int be_offer_key_index(const uint8_t *name, size_t length);
+
+/* be_offer_read_members (offer.h). */
+BE_SCAN_HIDDEN void be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,
+                                     uint32_t *texts);
 #endif

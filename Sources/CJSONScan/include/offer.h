@@ -1,0 +1,75 @@
+/* An offer's documented members, found in one walk over its tape entries: the step every offer of every answer
+ * takes at decode. In C beside the tape's builder because in Swift each member cost about 55 instructions (the
+ * key's bytes through a closure, then the match), here about 20. The keys are docs/PROTOCOL.md's (section 1), in
+ * the order of Swift's `OfferKey`, whose `wireName` spells them too; `documentedOfferKeysRoundTrip` holds the two
+ * together. */
+#ifndef BLINKENGAGE_JSON_OFFER_H
+#define BLINKENGAGE_JSON_OFFER_H
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "tape.h"
+
+/* How many documented keys there are: OfferKey.count. */
+#define BE_OFFER_KEY_COUNT 28
+
+/* A member's slot when the offer has no such member or its value has no text. */
+#define BE_OFFER_NONE UINT32_MAX
+
+/* The longest key that could spell a documented one with escapes: 25 ASCII characters, each at most "\u0041". */
+#define BE_OFFER_ESCAPED_KEY_MAX (25 * 6)
+
+/* The `OfferKey` raw value `name` spells (`length` bytes, escapes resolved), or -1. By length first, then at most
+ * three comparisons of a constant length, which the compiler makes a few loads. */
+static inline int be_offer_key(const uint8_t *name, size_t length) {
+#define BE_OFFER_IS(literal, raw) (memcmp(name, literal, sizeof literal - 1) == 0) ? (raw)
+    switch (length) {
+    case 2: return BE_OFFER_IS("id", 0) : -1;
+    case 4: return BE_OFFER_IS("tags", 22) : BE_OFFER_IS("name", 26) : -1;
+    case 5: return BE_OFFER_IS("title", 2) : BE_OFFER_IS("image", 5) : BE_OFFER_IS("pixel", 8) : -1;
+    case 6: return BE_OFFER_IS("cta_no", 11) : -1;
+    case 7: return BE_OFFER_IS("cta_yes", 10) : BE_OFFER_IS("beacons", 14) : -1;
+    case 9: return BE_OFFER_IS("click_url", 4) : BE_OFFER_IS("mini_text", 6) : BE_OFFER_IS("creatives", 15) : -1;
+    case 11: return BE_OFFER_IS("campaign_id", 1) : BE_OFFER_IS("description", 3) : BE_OFFER_IS("qr_code_img", 25) : -1;
+    case 12: return BE_OFFER_IS("creative_url", 27) : -1;
+    case 13: return BE_OFFER_IS("adv_pixel_url", 9) : BE_OFFER_IS("offerwall_url", 24) : -1;
+    case 14:
+        return BE_OFFER_IS("useraction_cta", 12) : BE_OFFER_IS("useraction_url", 13) : BE_OFFER_IS("short_headline", 16) : -1;
+    case 15: return BE_OFFER_IS("advertiser_name", 18) : BE_OFFER_IS("is_loyaltyboost", 19) : -1;
+    case 17: return BE_OFFER_IS("short_description", 17) : BE_OFFER_IS("offer_description", 23) : -1;
+    case 18: return BE_OFFER_IS("save_for_later_url", 21) : -1;
+    case 20: return BE_OFFER_IS("terms_and_conditions", 7) : -1;
+    case 25: return BE_OFFER_IS("loyaltyboost_requirements", 20) : -1;
+    default: return -1;
+    }
+#undef BE_OFFER_IS
+}
+
+/* Records, for each documented key of the object at `object` in a tape of `text`, the position of its value
+ * (`positions`) and where that value's host text starts in the answer's scalar texts (`texts`): a string that is
+ * not "", a number or a literal true or false; BE_OFFER_NONE for anything else. A repeated key resolves to its last
+ * occurrence. Slots of keys the object lacks are left as they are; nothing is written for anything but an object. */
+static inline void be_offer_read_members(const uint8_t *text, const be_json_entry *entries, uint32_t object,
+                                         uint32_t positions[BE_OFFER_KEY_COUNT], uint32_t texts[BE_OFFER_KEY_COUNT]) {
+    uint32_t position = object + 1;
+    const uint32_t end = entries[object].next;
+    if (entries[object].type != BE_JSON_OBJECT) return;
+    while (position < end) {
+        const be_json_entry *key = &entries[position], *value = &entries[position + 1];
+        int known = -1;
+        if (!(key->escapes & BE_JSON_ESCAPED)) {
+            known = be_offer_key(text + key->start, key->length);
+        } else if (key->length <= BE_OFFER_ESCAPED_KEY_MAX) {
+            uint8_t name[BE_OFFER_ESCAPED_KEY_MAX];
+            known = be_offer_key(name, be_json_unescape(text, key->start, key->start + key->length, name));
+        }
+        if (known >= 0) {
+            const int has_text = value->type == BE_JSON_NUMBER || value->type == BE_JSON_TRUE ||
+                                 value->type == BE_JSON_FALSE || (value->type == BE_JSON_STRING && value->length > 0);
+            positions[known] = position + 1;
+            texts[known] = has_text ? value->start : BE_OFFER_NONE;
+        }
+        position = value->next;
+    }
+}
+#endif
