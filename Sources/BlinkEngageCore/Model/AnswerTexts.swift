@@ -54,8 +54,7 @@ public final class AnswerTexts: @unchecked Sendable {
     func text(at position: Int) -> UnsafePointer<CChar>? {
         guard position >= 0, position < tape.count else { return nil }
         guard let offset = tape.scalarTextOffset(position) else { return madeHostText(at: position) }
-        let base = be_load_acquire(published) ?? makeScalarTexts()
-        return UnsafePointer((base + offset).assumingMemoryBound(to: CChar.self))
+        return scalarText(atOffset: offset)
     }
 
     /// The scalar text that starts `offset` bytes into the answer: what `text(at:)` returns for a scalar whose

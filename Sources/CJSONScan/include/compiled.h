@@ -23,6 +23,7 @@ BE_SCAN_HIDDEN int be_url_canonical_http(const uint8_t *bytes, size_t count);
 
 /* be_url_rest_is_canonical (url.h). */
 BE_SCAN_HIDDEN int be_url_canonical_rest(const uint8_t *bytes, size_t count, size_t at);
+
 /* be_offer_key (offer.h). */
 BE_SCAN_HIDDEN int be_offer_key_index(const uint8_t *name, size_t length);
 
