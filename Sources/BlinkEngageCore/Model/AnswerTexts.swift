@@ -19,22 +19,24 @@ import Musl
 // Safe: all writes are under `mutex`, each text's bytes once before it is handed out; `published` is release/acquire.
 public final class AnswerTexts: @unchecked Sendable {
     public let tape: JSONTape
+    /// Every `var` below is read and written only under this (or in deinit), so none has a dynamic exclusivity
+    /// check, as `Locked`'s state has none: two of them cost about 160 instructions an offer's JSON.
     private let mutex = PthreadMutex()
     /// The answer's bytes with each scalar NUL-terminated where it starts; made on the first request of a text.
-    private var scalarTexts: RecycledBuffers.Buffer?
+    @exclusivity(unchecked) private var scalarTexts: RecycledBuffers.Buffer?
     /// `scalarTexts`'s address once it is complete, for reads without the lock.
     private let published = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
     /// Room for the answer's bytes, where each offer asked for is copied at its own offset with a NUL after it,
     /// and a bit per tape position for the offers copied there; both allocated on the first request of one.
-    private var received: RecycledBuffers.Buffer?
-    private var copiedOffers: [UInt64] = []
+    @exclusivity(unchecked) private var received: RecycledBuffers.Buffer?
+    @exclusivity(unchecked) private var copiedOffers: [UInt64] = []
     /// Containers' texts, a slot by tape position; allocated on the first request of one.
-    private var slotMemory: RecycledBuffers.Buffer?
+    @exclusivity(unchecked) private var slotMemory: RecycledBuffers.Buffer?
     /// Blocks the texts are copied into (recycled: given back for the next answer), and the free room at the
     /// end of the newest.
-    private var blocks: [RecycledBuffers.Buffer] = []
-    private var next: UnsafeMutableRawPointer?
-    private var room = 0
+    @exclusivity(unchecked) private var blocks: [RecycledBuffers.Buffer] = []
+    @exclusivity(unchecked) private var next: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var room = 0
     private static let blockBytes = 16 * 1024
 
     init(tape: JSONTape) {
