@@ -1,8 +1,8 @@
 /* An offer's documented members, found in one walk over its tape entries: the step every offer of every answer
  * takes at decode. In C beside the tape's builder because in Swift each member cost about 80 instructions (the
- * key's bytes through a closure, then the match), here about 50 with the texts' slots (the 50-offer bench answer). The keys are docs/PROTOCOL.md's (section 1), in
- * the order of Swift's `OfferKey`, whose `wireName` spells them too; `documentedOfferKeysRoundTrip` holds the two
- * together. */
+ * key's bytes through a closure, then the match), here about 50 with the texts' slots (the 50-offer bench
+ * answer). The keys are docs/PROTOCOL.md's (section 1), in the order of Swift's `OfferKey`, whose `wireName`
+ * spells them too; `documentedOfferKeysRoundTrip` holds the two together. */
 #ifndef BLINKENGAGE_JSON_OFFER_H
 #define BLINKENGAGE_JSON_OFFER_H
 #include <stddef.h>
