@@ -25,5 +25,5 @@ enum CurlFeatures {
 
     /// `CURL_VERSION_THREADSAFE` (libcurl 7.84 and later, where the system allows): `curl_global_init` may run on
     /// any thread while others run, so the SDK's threads make it rather than `be_sdk_start` (`CurlGlobal`).
-    static let threadSafeInit: Bool = be_curl_version_info().map { $0.pointee.features & (1 << 30) != 0 } ?? false
+    static let threadSafeInit: Bool = be_curl_version_info().map { $0.pointee.features & CURL_VERSION_THREADSAFE != 0 } ?? false
 }
