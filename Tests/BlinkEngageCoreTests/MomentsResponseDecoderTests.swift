@@ -160,6 +160,7 @@ struct MomentsResponseDecoderTests {
         (#""pixel": "javascript:alert(1)""#, "pixel", nil),
         (#""image": "ftp://a/b.png", "creative_url": "https://c.example/y.png""#, "image", "https://c.example/y.png"),
         (#""creative_url": "HTTP://C.example/y.png""#, "image", "http://c.example/y.png"),
+        (#""image": "HTTPS://I.example/a.png", "creative_url": "https://c.example/y.png""#, "image", "https://i.example/a.png"),
         (#""pixel": "HTTP://P.example", "click_url": "HTTP://C.example""#, "click_url", "http://c.example/"),
         (#""pixel": "HTTP://P.example", "click_url": "HTTP://C.example""#, "pixel", "http://p.example/"),
     ] as [(String, String, String?)])
@@ -168,6 +169,8 @@ struct MomentsResponseDecoderTests {
         #expect(offer.field(key) == expected, "\(members)")
         let known = try #require(key.utf8CString.withUnsafeBytes { OfferKey(UnsafeRawBufferPointer(rebasing: $0.dropLast())) })
         #expect(offer.fieldText(known).map(String.init(cString:)) == expected, "\(members)")
+        // Without creatives, the main image is what "image" reads.
+        if known == .image { #expect(offer.mainImageURL == expected, "\(members)") }
     }
 
     @Test func settingsFallBackToDataSettingsKeyByKey() throws {

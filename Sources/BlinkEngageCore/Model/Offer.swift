@@ -40,8 +40,9 @@ public final class Offer: Sendable {
     }
     /// URL fields that held something other than an absolute http(s) URL and read as absent; the decoder logs them.
     public let refusedURLKeys: [String]
-    /// URL fields that are not their own `href`, with the `href` handed out instead (nearly always none).
-    private let hrefs: [(key: OfferKey, text: KeptText)]
+    /// The `href`s handed out for URL fields that are not their own (nearly always none), each named by its
+    /// field's slot in `members.texts`.
+    private let hrefs: [KeptText]
 
     /// - Parameter spelledAt: where the answer spells `id` as it is, when it does (`OfferDecoder`).
     /// - Parameter primaryImage: the URL of the creative marked primary, which the creative read.
@@ -54,32 +55,33 @@ public final class Offer: Sendable {
         self.placement = placement
         self.creatives = creatives
         var members = members
-        var refusedKeys: [String] = [], refused: UInt32 = 0, hrefs: [(key: OfferKey, text: KeptText)] = []
+        var refusedKeys: [String] = [], hrefs: [KeptText] = []
         for key in OfferKey.urlKeys {
             guard let value = OfferDecoder.nonEmpty(tape, members[key]) else { continue }
             switch tape.withText(value, ServiceURL.read) {
             case .asGiven: continue
             case .rewritten(let href):
                 members.texts[key.rawValue] = OfferMembers.rewritten | UInt32(hrefs.count)
-                hrefs.append((key, texts.kept(href)))
+                hrefs.append(texts.kept(href))
             case .refused:
                 members.texts[key.rawValue] = OfferMembers.noText
                 refusedKeys.append(key.wireName.description)
-                refused |= 1 << UInt32(key.rawValue)
             }
         }
         refusedURLKeys = refusedKeys
         self.hrefs = hrefs
+        // The main image: the primary creative's URL, else `image` or `creative_url` as their own slots read them,
+        // before the fallback below gives `image` the slot of `creative_url`.
+        func url(_ key: OfferKey) -> AnswerURL? {
+            let slot = members.texts[key.rawValue]
+            guard slot != OfferMembers.noText, let value = members[key] else { return nil }
+            return slot & OfferMembers.rewritten == 0 ? .answer(value) : .href(hrefs[Int(slot & ~OfferMembers.rewritten)])
+        }
+        mainImage = primaryImage ?? url(.image) ?? url(.creativeURL)
         // "title" and "image" without a text of their own read as the legacy "name" and "creative_url".
         members.readText(of: .title, elseOf: .name)
         members.readText(of: .image, elseOf: .creativeURL)
         self.members = members
-        // The main image: the primary creative's URL, else `image` or `creative_url` as read just above.
-        func url(_ key: OfferKey) -> AnswerURL? {
-            guard let value = OfferDecoder.nonEmpty(tape, members[key]), refused & 1 << UInt32(key.rawValue) == 0 else { return nil }
-            return hrefs.first(where: { $0.key == key }).map { .href($0.text) } ?? .answer(value)
-        }
-        mainImage = primaryImage ?? url(.image) ?? url(.creativeURL)
         idSource = idPosition.map { .answer($0) } ?? .kept(texts.kept(id))
     }
 
@@ -103,7 +105,7 @@ public final class Offer: Sendable {
     public func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? {
         let slot = members.texts[key.rawValue]
         if slot < OfferMembers.rewritten { return texts.scalarText(atOffset: Int(slot)) }
-        return slot == OfferMembers.noText ? nil : hrefs[Int(slot & ~OfferMembers.rewritten)].text.pointer
+        return slot == OfferMembers.noText ? nil : hrefs[Int(slot & ~OfferMembers.rewritten)].pointer
     }
 
     /// The host text of a scalar member, nil for null, "", objects and arrays.
