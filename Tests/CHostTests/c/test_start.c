@@ -24,7 +24,7 @@ CURLcode curl_global_init(long flags) {
 }
 
 static void test_the_start_leaves_libcurls_initialisation_to_the_sdks_threads(void) {
-    const int thread_safe = (curl_version_info(CURLVERSION_NOW)->features & (1 << 30)) != 0; /* CURL_VERSION_THREADSAFE */
+    const int thread_safe = (curl_version_info(CURLVERSION_NOW)->features & CURL_VERSION_THREADSAFE) != 0;
     be_config *config = sandbox_config("demo-key");
     be_moments_request *request = placement_request();
     be_sdk *sdk = NULL;
