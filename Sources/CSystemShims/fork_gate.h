@@ -107,12 +107,20 @@ static inline void be_fork_gate_prepare(void) {
     /* The lock stays taken across fork(): no thread is inside it in the child, which makes it anew anyway. */
     pthread_mutex_lock(&gate->lock);
     __atomic_store_n(&gate->closing, 1, __ATOMIC_SEQ_CST);
-    while (__atomic_load_n(&gate->inside, __ATOMIC_SEQ_CST) > self) {
-        if (pthread_cond_timedwait(&gate->changed, &gate->lock, &deadline) == ETIMEDOUT) break;
+    /* Drained the moment the count is seen at `self` with `closing` set: a thread that counts itself in after
+     * that sees `closing` and steps back out before it runs anything of the library. So the verdict is that
+     * reading, never a later one, which could catch such a thread in its moment in the count. */
+    gate->drained = 0;
+    for (;;) {
+        if (__atomic_load_n(&gate->inside, __ATOMIC_SEQ_CST) <= self) {
+            gate->drained = 1;
+            break;
+        }
+        if (pthread_cond_timedwait(&gate->changed, &gate->lock, &deadline) == ETIMEDOUT) {
+            gate->drained = __atomic_load_n(&gate->inside, __ATOMIC_SEQ_CST) <= self;
+            break;
+        }
     }
-    /* Exact from here to the fork: a thread that counts itself in now sees `closing` and steps back out before it
-     * runs anything of the library (the count may still include it for that moment). */
-    gate->drained = __atomic_load_n(&gate->inside, __ATOMIC_SEQ_CST) <= self;
 }
 
 static inline void be_fork_gate_parent(void) {
