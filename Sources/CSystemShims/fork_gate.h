@@ -7,7 +7,8 @@
  * but the forking one holds it: then no thread of the parent holds a lock of the library or of the Swift runtime
  * inside it, and the child may run Swift code and start an SDK of its own. If the bound passes first, the child is
  * marked unsafe and its library calls refuse at once. The parent handler opens the gate again; the child handler
- * makes it anew (the threads it counted do not exist in the child).
+ * makes it anew (the threads it counted do not exist in the child) and clears the Swift runtime's cached thread id
+ * (swift_tid.h).
  *
  * The state is C's own (be_fork_gate_get), not a Swift global: a child must not meet a lazy initialiser's lock. */
 #ifndef BLINKENGAGE_FORK_GATE_H
@@ -16,6 +17,8 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <time.h>
+
+#include "swift_tid.h"
 
 typedef struct be_fork_gate {
     int inside;        /* threads holding the gate (atomic) */
@@ -26,6 +29,8 @@ typedef struct be_fork_gate {
     pthread_key_t depth; /* this thread's depth of entries, as an intptr_t */
     pthread_mutex_t lock;
     pthread_cond_t changed;
+    be_swift_tid swift_tid; /* the Swift runtime's thread-id cache (swift_tid.h), looked up at the first fork */
+    int32_t *tid_slots[BE_SWIFT_TID_RUNTIMES]; /* the forking thread's caches, cleared in the child (NULL: none) */
 } be_fork_gate;
 
 static inline intptr_t be_fork_gate_depth(be_fork_gate *gate) { return (intptr_t)pthread_getspecific(gate->depth); }
@@ -96,7 +101,12 @@ static inline be_fork_gate *be_fork_gate_storage(void) {
 static inline void be_fork_gate_prepare(void) {
     be_fork_gate *gate = be_fork_gate_storage();
     int self = be_fork_gate_depth(gate) > 0; /* a fork from inside a library call (a callback) counts itself */
+    int i;
     struct timespec deadline;
+    /* The lock stays taken across fork(): no thread is inside it in the child, which makes it anew anyway. */
+    pthread_mutex_lock(&gate->lock);
+    be_swift_tid_look_up(&gate->swift_tid);
+    for (i = 0; i < BE_SWIFT_TID_RUNTIMES; i++) gate->tid_slots[i] = be_swift_tid_slot(&gate->swift_tid, i);
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += gate->bound_ms / 1000;
     deadline.tv_nsec += (long)(gate->bound_ms % 1000) * 1000000L;
@@ -104,8 +114,6 @@ static inline void be_fork_gate_prepare(void) {
         deadline.tv_sec += 1;
         deadline.tv_nsec -= 1000000000L;
     }
-    /* The lock stays taken across fork(): no thread is inside it in the child, which makes it anew anyway. */
-    pthread_mutex_lock(&gate->lock);
     __atomic_store_n(&gate->closing, 1, __ATOMIC_SEQ_CST);
     /* Drained the moment the count is seen at `self` with `closing` set: a thread that counts itself in after
      * that sees `closing` and steps back out before it runs anything of the library. So the verdict is that
@@ -132,7 +140,9 @@ static inline void be_fork_gate_parent(void) {
 
 static inline void be_fork_gate_child(void) {
     be_fork_gate *gate = be_fork_gate_storage();
-    int self = be_fork_gate_depth(gate) > 0;
+    int self = be_fork_gate_depth(gate) > 0, i;
+    for (i = 0; i < BE_SWIFT_TID_RUNTIMES; i++) /* before any Swift code runs here (swift_tid.h) */
+        if (gate->tid_slots[i]) *gate->tid_slots[i] = 0;
     /* Threads still inside (beyond this one) when the bound passed were somewhere in the library: not safe. */
     if (!gate->drained) gate->child_unsafe = 1;
     gate->inside = self;
