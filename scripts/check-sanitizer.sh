@@ -48,7 +48,8 @@ for host in $hosts; do
   coproc SANDBOX { exec python3 sandbox/server.py --exit-on-stdin-eof --api-key demo-key 2>/dev/null; }
   read -r first <&"${SANDBOX[0]}"
   url=${first##* }
-  if BE_FORKS=20 BE_SANDBOX_URL="$url" "$log/$host" >"$log/$host.log" 2>&1 && ! grep -q "Sanitizer" "$log/$host.log"; then
+  # BE_FORK_HANGS_EXPLAINED: under this runtime a forked child can inherit a lock of Swift's own (test_fork.c).
+  if BE_FORKS=20 BE_FORK_HANGS_EXPLAINED=$([ "$kind" = thread ] && echo 1) BE_SANDBOX_URL="$url" "$log/$host" >"$log/$host.log" 2>&1 && ! grep -q "Sanitizer" "$log/$host.log"; then
     echo "check-$kind: $host clean ($(tail -1 "$log/$host.log"))"
   else
     echo "check-$kind: $host FAILED; see $log/$host.log" >&2

