@@ -68,8 +68,21 @@ typedef struct be_swift_modules {
     struct {
         char path[4096];
         size_t module;
+        Elf64_Phdr tls; /* the module's thread-local segment as loaded */
     } found[BE_SWIFT_TID_RUNTIMES];
 } be_swift_modules;
+
+/* The module's thread-local segment into *tls; 0 when it has none. */
+static inline int be_swift_tid_tls_segment(const be_dl_phdr_info *info, Elf64_Phdr *tls) {
+    Elf64_Half i;
+    for (i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type == PT_TLS) {
+            *tls = info->dlpi_phdr[i];
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static inline int be_swift_tid_holds(const be_dl_phdr_info *info, const void *address) {
     Elf64_Half i;
@@ -94,24 +107,45 @@ static inline int be_swift_tid_find_modules(struct dl_phdr_info *record, size_t 
     name = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe"; /* "": the program */
     length = strlen(name);
     named = length >= sizeof suffix - 1 && memcmp(name + length - (sizeof suffix - 1), suffix, sizeof suffix - 1) == 0;
-    if ((!named && !be_swift_tid_holds(info, modules->anchor)) || length >= sizeof modules->found[0].path) return 0;
+    if ((!named && !be_swift_tid_holds(info, modules->anchor)) || length >= sizeof modules->found[0].path ||
+        !be_swift_tid_tls_segment(info, &modules->found[modules->count].tls))
+        return 0;
     memcpy(modules->found[modules->count].path, name, length + 1);
     modules->found[modules->count].module = info->dlpi_tls_modid;
     modules->count++;
     return 0;
 }
 
-/* The offset of the thread-local `name` (4 bytes) in the TLS block of the ELF file at `base` (`size` bytes long);
- * 0 with *found = 0 when the file is not a 64-bit ELF of this machine's byte order or has no such symbol. Every
- * offset and count read from the file is checked against its size. */
-static inline uint64_t be_swift_tid_offset(const unsigned char *base, size_t size, const char *name, int *found) {
+/* Whether the ELF file at `base` (`size` bytes) has the thread-local segment `loaded` has: a file replaced since it
+ * was loaded (an upgrade in place) most likely has not, and is not believed. */
+static inline int be_swift_tid_same_tls(const unsigned char *base, size_t size, const Elf64_Phdr *loaded) {
+    const Elf64_Ehdr *header = (const Elf64_Ehdr *)base;
+    const Elf64_Phdr *segments;
+    uint16_t i;
+    if (header->e_phentsize != sizeof(Elf64_Phdr) || header->e_phoff > size ||
+        (size - header->e_phoff) / sizeof(Elf64_Phdr) < header->e_phnum)
+        return 0;
+    segments = (const Elf64_Phdr *)(base + header->e_phoff);
+    for (i = 0; i < header->e_phnum; i++) {
+        if (segments[i].p_type == PT_TLS)
+            return segments[i].p_vaddr == loaded->p_vaddr && segments[i].p_memsz == loaded->p_memsz &&
+                   segments[i].p_filesz == loaded->p_filesz;
+    }
+    return 0;
+}
+
+/* The offset of the thread-local `name` (4 bytes) in the TLS block of the ELF file at `base` (`size` bytes long),
+ * whose thread-local segment as loaded is `tls`; 0 with *found = 0 when the file is not a 64-bit ELF, has another
+ * thread-local segment, or has no such symbol inside it. Every offset and count read from the file is checked. */
+static inline uint64_t be_swift_tid_offset(const unsigned char *base, size_t size, const Elf64_Phdr *tls, const char *name,
+                                           int *found) {
     const Elf64_Ehdr *header = (const Elf64_Ehdr *)base;
     const Elf64_Shdr *sections;
     uint16_t i;
     *found = 0;
     if (size < sizeof *header || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
         header->e_shentsize != sizeof(Elf64_Shdr) || header->e_shoff > size ||
-        (size - header->e_shoff) / sizeof(Elf64_Shdr) < header->e_shnum)
+        (size - header->e_shoff) / sizeof(Elf64_Shdr) < header->e_shnum || !be_swift_tid_same_tls(base, size, tls))
         return 0;
     sections = (const Elf64_Shdr *)(base + header->e_shoff);
     for (i = 0; i < header->e_shnum; i++) {
@@ -126,7 +160,8 @@ static inline uint64_t be_swift_tid_offset(const unsigned char *base, size_t siz
         for (j = 0; j < count; j++) {
             const Elf64_Sym *symbol = (const Elf64_Sym *)(base + table->sh_offset) + j;
             size_t left;
-            if (ELF64_ST_TYPE(symbol->st_info) != STT_TLS || symbol->st_size != 4 || symbol->st_name >= strings->sh_size)
+            if (ELF64_ST_TYPE(symbol->st_info) != STT_TLS || symbol->st_size != 4 || symbol->st_name >= strings->sh_size ||
+                tls->p_memsz < 4 || symbol->st_value > tls->p_memsz - 4)
                 continue;
             left = strings->sh_size - symbol->st_name;
             if (strnlen((const char *)base + strings->sh_offset + symbol->st_name, left) == strlen(name) &&
@@ -139,8 +174,8 @@ static inline uint64_t be_swift_tid_offset(const unsigned char *base, size_t siz
     return 0;
 }
 
-/* The cache's offset in the file at `path`: 1 when found. */
-static inline int be_swift_tid_read(const char *path, uint64_t *offset) {
+/* The cache's offset in the file at `path`, whose thread-local segment as loaded is `tls`: 1 when found. */
+static inline int be_swift_tid_read(const char *path, const Elf64_Phdr *tls, uint64_t *offset) {
     struct stat status;
     void *mapped;
     int descriptor = open(path, O_RDONLY | O_CLOEXEC), found = 0;
@@ -148,7 +183,7 @@ static inline int be_swift_tid_read(const char *path, uint64_t *offset) {
     if (fstat(descriptor, &status) == 0 && status.st_size > 0) {
         mapped = mmap(NULL, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, descriptor, 0);
         if (mapped != MAP_FAILED) {
-            *offset = be_swift_tid_offset(mapped, (size_t)status.st_size, BE_SWIFT_TID_SYMBOL, &found);
+            *offset = be_swift_tid_offset(mapped, (size_t)status.st_size, tls, BE_SWIFT_TID_SYMBOL, &found);
             munmap(mapped, (size_t)status.st_size);
         }
     }
@@ -167,7 +202,7 @@ static inline void be_swift_tid_look_up(be_swift_tid *tid) {
     modules.anchor = (const void *)be_swift_tid_look_up;
     dl_iterate_phdr(be_swift_tid_find_modules, &modules);
     for (i = 0; i < modules.count; i++) {
-        if (!be_swift_tid_read(modules.found[i].path, &offset)) continue;
+        if (!be_swift_tid_read(modules.found[i].path, &modules.found[i].tls, &offset)) continue;
         tid->index[tid->count].module = modules.found[i].module;
         tid->index[tid->count].offset = offset;
         tid->count++;
