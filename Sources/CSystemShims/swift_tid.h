@@ -24,8 +24,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+/* The calling thread's id, as the runtime's cache holds it. glibc (2.30 and later) declares gettid only under
+ * _GNU_SOURCE: declared here as it does. Not syscall(): the portable build keeps that for Linux's platform layer
+ * alone, and it carries this file too, since on Linux it runs on the same Swift runtime. */
+extern pid_t gettid(void);
 
 /* glibc's own: the address of a module's thread-local for the calling thread (no header declares it). */
 typedef struct be_tls_index {
@@ -216,7 +220,7 @@ static inline int32_t *be_swift_tid_slot(be_swift_tid *tid, int i) {
     slot = __tls_get_addr(&tid->index[i]);
     if (!slot) return NULL;
     value = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    return value == 0 || value == (int32_t)syscall(SYS_gettid) ? slot : NULL;
+    return value == 0 || value == (int32_t)gettid() ? slot : NULL;
 }
 
 #else /* the cache is Linux's (glibc, 64-bit here): elsewhere nothing is looked up or cleared */
