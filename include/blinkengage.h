@@ -30,11 +30,12 @@
  *  - fork(). The library may be in use on any thread when the host forks. fork() waits, at most 2 s, until the
  *    library's own threads are parked where they block and no host thread is inside an SDK call (new calls wait
  *    meanwhile; callbacks, log handlers and a host transport's send run outside that wait). Getters of objects and
- *    _retain are not waited for: they only read objects that no longer change, and take none of its locks. In the
- *    child the parent's SDKs refuse every call with BE_ERR_INVALID_STATE, and the child may start SDKs of its own
- *    and use them fully. If the library was still busy after 2 s, every call in the child that would run the library
- *    (starting an SDK included) fails at once with BE_ERR_INVALID_STATE saying so, rather than risk a lock no
- *    thread will release; getters of objects the child inherited still answer. A host's own locks are its own.
+ *    _retain are not waited for: they only read objects that no longer change, and take none of the library's
+ *    locks. In the child the parent's SDKs refuse every call with BE_ERR_INVALID_STATE, and the child may start
+ *    SDKs of its own and use them fully. If the library was still busy after 2 s, every call in the child that
+ *    would run the library (starting an SDK included) fails at once with BE_ERR_INVALID_STATE saying so, rather
+ *    than risk a lock no thread will release; getters of objects the child inherited still answer. A host's own
+ *    locks are its own.
  */
 #ifndef BLINKENGAGE_H
 #define BLINKENGAGE_H
