@@ -74,8 +74,9 @@ public final class Offer: Sendable {
         // before the fallback below gives `image` the slot of `creative_url`.
         func url(_ key: OfferKey) -> AnswerURL? {
             let slot = members.texts[key.rawValue]
+            if let href = OfferMembers.href(slot) { return .href(hrefs[href]) }
             guard slot != OfferMembers.noText, let value = members[key] else { return nil }
-            return slot & OfferMembers.rewritten == 0 ? .answer(value) : .href(hrefs[Int(slot & ~OfferMembers.rewritten)])
+            return .answer(value)
         }
         mainImage = primaryImage ?? url(.image) ?? url(.creativeURL)
         // "title" and "image" without a text of their own read as the legacy "name" and "creative_url".
@@ -105,7 +106,7 @@ public final class Offer: Sendable {
     public func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? {
         let slot = members.texts[key.rawValue]
         if slot < OfferMembers.rewritten { return texts.scalarText(atOffset: Int(slot)) }
-        return slot == OfferMembers.noText ? nil : hrefs[Int(slot & ~OfferMembers.rewritten)].pointer
+        return OfferMembers.href(slot).map { hrefs[$0].pointer }
     }
 
     /// The host text of a scalar member, nil for null, "", objects and arrays.

@@ -90,6 +90,11 @@ struct OfferMembers {
     static var noText: UInt32 { .max }
     static var rewritten: UInt32 { 0x8000_0000 }
 
+    /// Which of the offer's `href`s a `texts` slot names; nil for a text's offset or `noText`.
+    @inline(__always) static func href(_ slot: UInt32) -> Int? {
+        slot & rewritten != 0 && slot != noText ? Int(slot & ~rewritten) : nil
+    }
+
     /// One walk over the offer's members.
     init(_ tape: JSONTape, _ object: Int) {
         tape.readOfferMembers(of: object, positions: &positions, texts: &texts)
