@@ -163,13 +163,12 @@ static inline uint64_t be_swift_tid_offset(const unsigned char *base, size_t siz
         count = table->sh_size / sizeof(Elf64_Sym);
         for (j = 0; j < count; j++) {
             const Elf64_Sym *symbol = (const Elf64_Sym *)(base + table->sh_offset) + j;
-            size_t left;
             if (ELF64_ST_TYPE(symbol->st_info) != STT_TLS || symbol->st_size != 4 || symbol->st_name >= strings->sh_size ||
                 tls->p_memsz < 4 || symbol->st_value > tls->p_memsz - 4)
                 continue;
-            left = strings->sh_size - symbol->st_name;
-            if (strnlen((const char *)base + strings->sh_offset + symbol->st_name, left) == strlen(name) &&
-                strcmp((const char *)base + strings->sh_offset + symbol->st_name, name) == 0) {
+            /* The name with its NUL, inside the string table. */
+            if (strings->sh_size - symbol->st_name > strlen(name) &&
+                memcmp(base + strings->sh_offset + symbol->st_name, name, strlen(name) + 1) == 0) {
                 *found = 1;
                 return symbol->st_value;
             }

@@ -69,7 +69,7 @@ static int child_main(be_sdk *parent) {
 
 static void test_children_of_a_busy_process_start_their_own_sdk(void) {
     be_config *config = sandbox_config("demo-key");
-    const char *setting = getenv("BE_FORKS");
+    const char *setting = getenv("BE_FORKS"), *hangs_explained = getenv("BE_FORK_HANGS_EXPLAINED");
     int forks = setting ? atoi(setting) : 100, i, completed = 0, hung = 0, crashed = 0, failed = 0;
     long longest = 0; /* ms in fork(): its prepare step waits for the library's threads, at most 2 s */
     pthread_t threads[WORKERS];
@@ -110,7 +110,7 @@ static void test_children_of_a_busy_process_start_their_own_sdk(void) {
     printf("forks: %d, completed %d, hung %d, crashed %d, failed %d; the workers made %d rounds meanwhile; the longest "
            "fork() took %ld ms\n", forks, completed, hung, crashed, failed, __atomic_load_n(&w.rounds, __ATOMIC_RELAXED),
            longest);
-    if (getenv("BE_FORK_HANGS_EXPLAINED") && strcmp(getenv("BE_FORK_HANGS_EXPLAINED"), "1") == 0) {
+    if (hangs_explained && strcmp(hangs_explained, "1") == 0) {
         /* Under ThreadSanitizer the Swift runtime takes a lock around every use of a lazy global or of a generic
          * type's metadata (`_swift_tsan_enabled`), also in the getters and _retain that run outside the fork gate by
          * design (blinkengage.h, fork()), and in a debug build's generic code before a call enters the gate: a fork
