@@ -44,10 +44,8 @@ public final class JSONTape: @unchecked Sendable {
         var capacity = 0
         while true {
             capacity = memory.capacity / stride
-            let status = bytes.withUnsafeBufferPointer { text in
-                // An empty text has no base address; the builder reads no byte of it.
-                be_json_tape_build(text.baseAddress ?? UnsafePointer(bitPattern: 1)!, text.count,
-                                   memory.pointer.bindMemory(to: Entry.self, capacity: capacity), capacity,
+            let status = Self.withCBytes(bytes) { text, count in
+                be_json_tape_build(text, count, memory.pointer.bindMemory(to: Entry.self, capacity: capacity), capacity,
                                    Self.ends(in: memory, capacity: capacity), &outcome)
             }
             if status == BE_JSON_OK { break }
@@ -267,12 +265,10 @@ public final class JSONTape: @unchecked Sendable {
     /// has one (a string that is not "", a number, true or false), else `OfferMembers.noText`.
     func readOfferMembers(of object: Int, positions: inout OfferMembers.Positions, texts: inout OfferMembers.Positions) {
         var positionSlots = positions.mutableSpan, textSlots = texts.mutableSpan
-        bytes.withUnsafeBufferPointer { all in
+        Self.withCBytes(bytes) { text, _ in
             positionSlots.withUnsafeMutableBufferPointer { positions in
                 textSlots.withUnsafeMutableBufferPointer { texts in
-                    // An empty text has no base address; it has no object either, so nothing is read from it.
-                    be_offer_members(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, entries, UInt32(truncatingIfNeeded: object),
-                                     positions.baseAddress!, texts.baseAddress!)
+                    be_offer_members(text, entries, UInt32(truncatingIfNeeded: object), positions.baseAddress!, texts.baseAddress!)
                 }
             }
         }
@@ -283,11 +279,15 @@ public final class JSONTape: @unchecked Sendable {
     /// quote, becomes the NUL; an escaped string is written resolved in its place (never longer); null reads as
     /// "". Objects and arrays are left as they are, their bytes overwritten by their members' NULs.
     func writeScalarTexts(into destination: UnsafeMutablePointer<UInt8>) {
-        bytes.withUnsafeBufferPointer { all in
-            // An empty text has no base address; nothing is read from it.
-            be_json_tape_write_texts(all.baseAddress ?? UnsafePointer(bitPattern: 1)!, all.count, entries, ends, endCount,
-                                       destination)
+        Self.withCBytes(bytes) { text, count in
+            be_json_tape_write_texts(text, count, entries, ends, endCount, destination)
         }
+    }
+
+    /// `body` with the address and count of `bytes`, for the C scans. An empty text has no address: they are given
+    /// a stand-in, which they never read (no byte, so no entry points into it).
+    private static func withCBytes<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<UInt8>, Int) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { body($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
     }
 
     /// The host-facing text of a value (see `withText`) as a String; nil for null.
