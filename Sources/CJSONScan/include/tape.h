@@ -185,8 +185,12 @@ __attribute__((always_inline)) static inline const char *be_json_string(const ui
         *at = i;
         return NULL;
     }
-    *at = i;
-    return be_json_string_rest(text, count, at, escaped);
+    /* A copy for the out-of-line rest: were the builder's own position passed, its address would escape, and the
+     * builder would keep it in memory, storing it at every step. */
+    size_t rest = i;
+    const char *reason = be_json_string_rest(text, count, &rest, escaped);
+    *at = rest;
+    return reason;
 }
 
 /* An entry of `ends` (see be_json_build_tape) that names an escaped string's entry rather than an offset. */
