@@ -182,8 +182,8 @@ static const uint8_t be_url_encode_sets[256] = {
 static inline unsigned be_url_encode_sets_of(uint8_t byte) { return be_url_encode_sets[byte]; }
 
 /* Whether the host (`count` bytes) is an IPv4 address in dotted decimal as the standard writes it: four parts of
- * 0...255 without leading zeros, and nothing else. A part's one to three digits unrolled: a loop over the bytes
- * with a state per byte cost about 260 instructions for "10.20.30.40", a loop over each part's digits 160. */
+ * 0...255 without leading zeros, and nothing else. A part's one to three digits are read unrolled: a loop over the
+ * bytes with a state per byte cost about 260 instructions for "10.20.30.40". */
 static inline int be_url_is_dotted_quad(const uint8_t *host, size_t count) {
     size_t at = 0;
     for (unsigned part = 0; part < 4; part++) {
