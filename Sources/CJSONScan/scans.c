@@ -22,3 +22,7 @@ void be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_
                       uint32_t *texts) {
     be_offer_read_members(text, entries, object, positions, texts);
 }
+
+be_creative_members be_creative_members_of(const uint8_t *text, const be_json_entry *entries, uint32_t object) {
+    return be_creative_read_members(text, entries, object);
+}

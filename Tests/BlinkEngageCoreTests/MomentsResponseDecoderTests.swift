@@ -28,6 +28,27 @@ struct MomentsResponseDecoderTests {
         #expect(json == String(cString: offer.jsonText) && json.contains("🎁"))
     }
 
+    /// A creative's url, type, primary flag and pixel sizes: the last occurrence of a repeated key, keys spelled
+    /// with escapes, sizes as numbers or strings of digits (escaped too), and everything else as no size.
+    @Test(arguments: [
+        (#"{"width":600,"height":"480"}"#, 600, 480, false, nil, nil),
+        (#"{"width":1,"width":2,"\u0068eight":"\u0033\u0030"}"#, 2, 30, false, nil, nil),
+        (#"{"width":600.0,"height":-5,"is_primary":"true"}"#, 0, 0, false, nil, nil),
+        (#"{"width":4294967295,"height":4294967296}"#, 4294967295, 0, false, nil, nil),
+        (#"{"width":"12345678901","height":true,"is_primary":true,"is_primary":false}"#, 0, 0, false, nil, nil),
+        (#"{"width":"","height":null,"is_\u0070rimary":true,"type":"image","type":""}"#, 0, 0, true, nil, nil),
+        (#"{"url":"https://cdn.example.com/a.png","url":"https://cdn.example.com/b.png","type":"x","is_primary":1}"#,
+         0, 0, false, "https://cdn.example.com/b.png", "x"),
+        (#"{"\u0075rl":"https://cdn.example.com/c.png","width":{},"height":[]}"#, 0, 0, false, "https://cdn.example.com/c.png", nil),
+    ] as [(String, UInt32, UInt32, Bool, String?, String?)])
+    func creativeMembersReadAsTheirRulesSay(_ creative: String, _ width: UInt32, _ height: UInt32, _ primary: Bool,
+                                            _ url: String?, _ type: String?) throws {
+        let offer = try #require(try decode(#"{"data":{"offers":[{"id":1,"creatives":[\#(creative)]}]}}"#).get().offers.first)
+        let read = try #require(offer.creatives.first)
+        #expect(read.pixelWidth == width && read.pixelHeight == height && read.isPrimary == primary)
+        #expect(read.url == url && read.typeText.map { String(cString: $0) } == type)
+    }
+
     @Test func decodesEveryFieldOfTheFixture() throws {
         let response = try MomentsResponseDecoder.decodeBody(try Fixtures.bytes("moments-offers.json"))
         #expect(response.offers.map(\.id) == ["4001", "4002", "4003"])

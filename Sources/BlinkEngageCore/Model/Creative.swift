@@ -20,21 +20,13 @@ public final class Creative: Sendable, Equatable {
         self.texts = texts
         self.position = position
         // One walk over the creative's members for the five read now (the last occurrence of each wins).
-        var url: Int?, type: Int?, width: Int?, height: Int?, primary: Int?
-        tape.forEachMember(of: position) { key, value in
-            tape.withText(key) { name in
-                if JSONTape.equal(name, "url") { url = value }
-                else if JSONTape.equal(name, "type") { type = value }
-                else if JSONTape.equal(name, "width") { width = value }
-                else if JSONTape.equal(name, "height") { height = value }
-                else if JSONTape.equal(name, "is_primary") { primary = value }
-            }
-        }
-        answerURL = AnswerURL.read(tape, url, texts: texts)
-        typePosition = OfferDecoder.nonEmpty(tape, type)
-        isPrimary = primary.map { tape.isTrue($0) } == true  // a closure: the method reference retained the tape
-        pixelWidth = OfferDecoder.nonEmpty(tape, width).map { tape.withText($0, Self.pixels) } ?? 0
-        pixelHeight = OfferDecoder.nonEmpty(tape, height).map { tape.withText($0, Self.pixels) } ?? 0
+        let members = tape.creativeMembers(of: position)
+        func at(_ slot: UInt32) -> Int? { slot == 0 ? nil : Int(slot) }
+        answerURL = AnswerURL.read(tape, at(members.url), texts: texts)
+        typePosition = OfferDecoder.nonEmpty(tape, at(members.type))
+        isPrimary = members.primary != 0 && tape.isTrue(Int(members.primary))
+        pixelWidth = Self.pixels(members.width_pixels, at: Int(members.width), in: tape)
+        pixelHeight = Self.pixels(members.height_pixels, at: Int(members.height), in: tape)
     }
 
     private func text(_ key: StaticString) -> String? { OfferDecoder.nonEmpty(tape, tape.present(position, key)).flatMap(tape.text) }
@@ -54,6 +46,12 @@ public final class Creative: Sendable, Equatable {
     private func cText(_ position: Int?) -> UnsafePointer<CChar>? {
         guard let position else { return nil }
         return texts.text(at: position)
+    }
+
+    /// A size as `be_creative_read_members` read it: its value, or for a string with escapes (-1) the value its
+    /// text spells once they are resolved.
+    private static func pixels(_ read: Int64, at position: Int, in tape: JSONTape) -> UInt32 {
+        read >= 0 ? UInt32(truncatingIfNeeded: read) : tape.withText(position) { pixels($0) }
     }
 
     static func pixels(_ text: String?) -> UInt32 {

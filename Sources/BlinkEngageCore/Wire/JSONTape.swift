@@ -201,32 +201,6 @@ public final class JSONTape: @unchecked Sendable {
         }
     }
 
-    /// Whether `bytes` are exactly `text`'s UTF-8: lengths first, then machine words (the last one overlapping
-    /// the one before), not a `memcmp` call, which costs more than the comparison of a key's few bytes. Inlined
-    /// with a literal `text`, the length is a constant and only its case remains.
-    @inline(__always)
-    static func equal(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard bytes.count == count else { return false }
-        guard count > 0 else { return true }
-        let lhs = bytes.baseAddress!, rhs = UnsafeRawPointer(text.utf8Start)
-        func same<Word: FixedWidthInteger>(_ offset: Int, _: Word.Type) -> Bool {
-            lhs.loadUnaligned(fromByteOffset: offset, as: Word.self) == rhs.loadUnaligned(fromByteOffset: offset, as: Word.self)
-        }
-        switch count {
-        case 1: return same(0, UInt8.self)
-        case 2..<4: return same(0, UInt16.self) && same(count - 2, UInt16.self)
-        case 4..<8: return same(0, UInt32.self) && same(count - 4, UInt32.self)
-        default:
-            var offset = 0
-            while offset < count - 8 {
-                guard same(offset, UInt64.self) else { return false }
-                offset += 8
-            }
-            return same(count - 8, UInt64.self)
-        }
-    }
-
     /// The host-facing UTF-8 of a scalar, passed to `body`: a string's text with escapes resolved (its own bytes
     /// when it has none), a number's spelling, `true` or `false`; the compact JSON of an object or array; nothing
     /// for null.
@@ -272,6 +246,11 @@ public final class JSONTape: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The members a creative's decode reads and its pixel sizes (`be_creative_read_members`, CJSONScan/offer.h).
+    func creativeMembers(of object: Int) -> be_creative_members {
+        Self.withCBytes(bytes) { text, _ in be_creative_members_of(text, entries, UInt32(truncatingIfNeeded: object)) }
     }
 
     /// Writes the text once more to `destination` (room for `bytes.count + 1`), with every scalar's host text
