@@ -28,8 +28,9 @@ static const uint8_t be_url_rest_class[256] = {
     ['?'] = 4, ['#'] = 4, ['/'] = 8, ['.'] = 16, ['%'] = 32,
 };
 
-/* The masks of one block of 16 bytes of a path, a bit per byte (byte 0 in bit 0), one mask per class. */
-typedef struct { unsigned bad, ends, slashes, dots, percents; } be_url_path_masks;
+/* The masks of one block of 16 bytes of a path, a bit per byte (byte 0 in bit 0), one mask per class; and the bytes
+ * no canonical query or fragment holds, for the bytes of the block after the path's end. */
+typedef struct { unsigned bad, ends, slashes, dots, percents, query_bad; } be_url_path_masks;
 
 #if defined(BE_SCAN_SSE2)
 /* The masks of one host block: lower-case letters and digits, dots, hyphens, and the bytes that end the host.
@@ -58,8 +59,10 @@ static inline __m128i be_url_common_bad(__m128i block) {
 
 static inline be_url_path_masks be_url_path_block(const uint8_t *p) {
     const __m128i block = _mm_loadu_si128((const __m128i *)p);
+    const __m128i common = be_url_common_bad(block);
     be_url_path_masks m;
-    m.bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(be_url_common_bad(block), _mm_or_si128(BE_URL_EQ('{'), BE_URL_EQ('}'))));
+    m.bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(common, _mm_or_si128(BE_URL_EQ('{'), BE_URL_EQ('}'))));
+    m.query_bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(common, BE_URL_EQ('\'')));
     m.ends = (unsigned)_mm_movemask_epi8(_mm_or_si128(BE_URL_EQ('?'), BE_URL_EQ('#')));
     m.slashes = (unsigned)_mm_movemask_epi8(BE_URL_EQ('/'));
     m.dots = (unsigned)_mm_movemask_epi8(BE_URL_EQ('.'));
@@ -104,8 +107,10 @@ static inline uint8x16_t be_url_common_bad(uint8x16_t block) {
 
 static inline be_url_path_masks be_url_path_block(const uint8_t *p) {
     const uint8x16_t block = vld1q_u8(p);
+    const uint8x16_t common = be_url_common_bad(block);
     be_url_path_masks m;
-    m.bad = be_neon_movemask(vorrq_u8(be_url_common_bad(block), vorrq_u8(BE_URL_EQ('{'), BE_URL_EQ('}'))));
+    m.bad = be_neon_movemask(vorrq_u8(common, vorrq_u8(BE_URL_EQ('{'), BE_URL_EQ('}'))));
+    m.query_bad = be_neon_movemask(vorrq_u8(common, BE_URL_EQ('\'')));
     m.ends = be_neon_movemask(vorrq_u8(BE_URL_EQ('?'), BE_URL_EQ('#')));
     m.slashes = be_neon_movemask(BE_URL_EQ('/'));
     m.dots = be_neon_movemask(BE_URL_EQ('.'));
@@ -125,10 +130,11 @@ static inline int be_url_rest_blocks_are_bad(const uint8_t *p, size_t blocks) {
 #else
 /* Plain C: the same masks from the byte table. */
 static inline be_url_path_masks be_url_path_block(const uint8_t *p) {
-    be_url_path_masks m = {0, 0, 0, 0, 0};
+    be_url_path_masks m = {0, 0, 0, 0, 0, 0};
     for (unsigned i = 0; i < 16; i++) {
         const unsigned class = be_url_rest_class[p[i]];
         m.bad |= (class & 1u) << i;
+        m.query_bad |= (class >> 1 & 1u) << i;
         m.ends |= (class >> 2 & 1u) << i;
         m.slashes |= (class >> 3 & 1u) << i;
         m.dots |= (class >> 4 & 1u) << i;
@@ -244,7 +250,11 @@ static inline int be_url_rest_is_canonical(const uint8_t *bytes, size_t count, s
             if (i + 2 < count && bytes[i + 1] == '2' && (bytes[i + 2] | 0x20) == 'e') return 0;
         }
         if (ends) {
-            at = start + (size_t)__builtin_ctz(ends);
+            /* The block's bytes after the path's end are the query's or fragment's first: checked from the same
+             * load, so a short query costs no block of its own. */
+            const unsigned after = valid & ~((2u << __builtin_ctz(ends)) - 1);
+            if ((m.query_bad & after) != 0) return 0;
+            at = start + available;
             break;
         }
         slash_carry = m.slashes >> (available - 1) & 1;
