@@ -52,8 +52,8 @@ public func be_offer_terms_html(_ offer: OpaquePointer?) -> UnsafePointer<CChar>
 
 @c @implementation
 public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
-    guard let key = recordingFailure({ () throws(EngineFailure) in try hostBytes(key, "key") }) else { return nil }
-    return Handle.with(offer, as: Offer.self) { $0.fieldText(key) }
+    guard let key = recordingFailure({ () throws(EngineFailure) in try hostCString(key, "key") }) else { return nil }
+    return Handle.with(offer, as: Offer.self) { $0.fieldText(cString: key) }
 }
 
 @c @implementation

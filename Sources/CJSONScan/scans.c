@@ -18,6 +18,8 @@ int be_url_canonical_rest(const uint8_t *bytes, size_t count, size_t at) { retur
 
 int be_offer_key_index(const uint8_t *name, size_t length) { return be_offer_key(name, length); }
 
+int be_offer_key_of_text(const char *key, size_t *length) { return be_offer_key_of_c_string(key, length); }
+
 void be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,
                       uint32_t *texts) {
     be_offer_read_members(text, entries, object, positions, texts);

@@ -278,6 +278,9 @@ struct JSONTapeTests {
             let object = try #require(offer.tape.value(offer.position).objectValue)
             for key in object.members.map(\.key) + ["title", "image", "absent", ""] {
                 #expect(offer.field(key) == Self.treeField(object, key), "offer \(offer.id) \(key)")
+                // A host's C string key (be_offer_field) reads the same.
+                #expect(key.withCString { offer.fieldText(cString: $0) }.map { String(cString: $0) } == Self.treeField(object, key),
+                        "offer \(offer.id) \(key)")
             }
             var creatives: [JSONValue] = []
             if case .array(let list)? = object.present("creatives") { creatives = list }

@@ -49,6 +49,16 @@ struct MomentsResponseDecoderTests {
         #expect(read.url == url && read.typeText.map { String(cString: $0) } == type)
     }
 
+    /// A host's key that is not a documented one is found by a walk over the offer's keys, the last occurrence
+    /// winning; a documented one by its slot, a URL field only when it is an http(s) URL.
+    @Test func hostKeysReadDocumentedAndOtherFields() throws {
+        let body = #"{"data":{"offers":[{"id":1,"custom":"a","custom":"b","n":7,"o":{},"title":"T","pixel":"javascript:x"}]}}"#
+        let offer = try #require(try decode(body).get().offers.first)
+        func field(_ key: String) -> String? { key.withCString { offer.fieldText(cString: $0) }.map { String(cString: $0) } }
+        #expect(field("custom") == "b" && field("n") == "7" && field("o") == nil && field("title") == "T")
+        #expect(field("pixel") == nil && field("absent") == nil && field("") == nil && field("id") == "1")
+    }
+
     @Test func decodesEveryFieldOfTheFixture() throws {
         let response = try MomentsResponseDecoder.decodeBody(try Fixtures.bytes("moments-offers.json"))
         #expect(response.offers.map(\.id) == ["4001", "4002", "4003"])

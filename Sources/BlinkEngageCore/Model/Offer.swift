@@ -1,3 +1,5 @@
+internal import CJSONScan
+
 /// One offer, decoded once and immutable. A final class because the C API hands offers out by identity: its
 /// address is stable and its C strings live exactly as long as the feed or response that owns it.
 ///
@@ -97,14 +99,28 @@ public final class Offer: Sendable {
         return fieldText(known)
     }
 
+    /// `fieldText(_:)` of a host's NUL-terminated key: its length and its documented key found in one C call.
+    public func fieldText(cString key: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        var length = 0
+        let index = Int(be_offer_key_of_text(key, &length))
+        guard index >= 0 else {
+            return tape.lastMember(of: position, named: UnsafeRawBufferPointer(start: key, count: length)).flatMap(text)
+        }
+        return fieldText(slot: index)
+    }
+
     public func fieldText(_ key: String) -> UnsafePointer<CChar>? {
         var key = key
         return key.withUTF8 { fieldText(UnsafeRawBufferPointer($0)) }
     }
 
     /// A documented field (see `fieldText(_:)` for the rules), without reading its name first.
-    public func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? {
-        let slot = members.texts[key.rawValue]
+    public func fieldText(_ key: OfferKey) -> UnsafePointer<CChar>? { fieldText(slot: key.rawValue) }
+
+    /// The documented field whose `OfferKey` raw value is `index`.
+    @inline(__always)
+    private func fieldText(slot index: Int) -> UnsafePointer<CChar>? {
+        let slot = members.texts[index]
         if slot < OfferMembers.rewritten { return texts.scalarText(atOffset: Int(slot)) }
         return OfferMembers.href(slot).map { hrefs[$0].pointer }
     }

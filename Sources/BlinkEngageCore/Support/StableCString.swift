@@ -27,9 +27,3 @@ public final class StableCString: @unchecked Sendable {
 
     deinit { free(UnsafeMutablePointer(mutating: pointer)) }
 }
-
-/// The bytes of a host's C string, borrowed: for lookups that only compare bytes (libc's `strlen`, which the
-/// ABI layer does not import).
-public func borrowedBytes(of text: UnsafePointer<CChar>) -> UnsafeRawBufferPointer {
-    UnsafeRawBufferPointer(start: text, count: strlen(text))
-}

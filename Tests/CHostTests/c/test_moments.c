@@ -46,6 +46,8 @@ static void test_success_decodes_every_field_and_style(void) {
     CHECK_STR(be_offer_field(offer, "mini_text"), NULL);   /* "" reads as absent */
     CHECK_STR(be_offer_field(offer, "beacons"), NULL);     /* not a scalar */
     CHECK_STR(be_offer_field(offer, "no_such_key"), NULL);
+    CHECK(be_offer_field(offer, NULL) == NULL);
+    CHECK(strstr(be_last_error_message(), "key is NULL") != NULL);
     CHECK(strstr(be_offer_json(offer), "\"aspect_ratio\": 1.0") != NULL); /* the bytes as the sandbox sent them */
     CHECK(strstr(be_offer_json(offer), "\"advertiser_name\": \"Streamly\"") != NULL);
 
