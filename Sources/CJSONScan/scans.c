@@ -20,9 +20,10 @@ int be_offer_key_index(const uint8_t *name, size_t length) { return be_offer_key
 
 int be_offer_key_of_text(const char *key, size_t *length) { return be_offer_key_of_c_string(key, length); }
 
-void be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,
-                      uint32_t *texts) {
+uint32_t be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,
+                          uint32_t *texts) {
     be_offer_read_members(text, entries, object, positions, texts);
+    return be_offer_unread_urls(text, entries, positions);
 }
 
 be_creative_members be_creative_members_of(const uint8_t *text, const be_json_entry *entries, uint32_t object) {

@@ -228,6 +228,7 @@ struct JSONTapeTests {
         }
         #expect(OfferKey.allCases.filter(\.isURL).count == 9)
         #expect(OfferKey.urlKeys == OfferKey.allCases.filter(\.isURL))
+        #expect(OfferKey.urlKeys.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) } == UInt32(BE_OFFER_URL_KEYS))
     }
 
     /// A repeated documented key, an escaped one, and an unknown one: the last occurrence answers.

@@ -59,6 +59,23 @@ struct MomentsResponseDecoderTests {
         #expect(field("pixel") == nil && field("absent") == nil && field("") == nil && field("id") == "1")
     }
 
+    /// URL fields the member walk reads as given and those it leaves to the URL parser: the last occurrence of a
+    /// repeated key decides, a URL that is not its own href is handed out as the href, escapes are resolved first,
+    /// and numbers, booleans and "" are no URL.
+    @Test func urlFieldsReadAsGivenOrThroughTheParser() throws {
+        let offerBody = #"{"id":1,"pixel":"javascript:x","pixel":"https://a.example/p","click_url":"https://a.example/c","#
+            + #""click_url":"HTTPS://A.EXAMPLE/c","image":"https:\/\/a.example\/i.png","offerwall_url":5,"#
+            + #""save_for_later_url":true,"qr_code_img":"","adv_pixel_url":"https://a.example/a","adv_pixel_url":"ftp://x/","#
+            + #""creatives":[{"url":"HTTPS://CDN.EXAMPLE/1.png"},{"url":"https:\/\/cdn.example\/2.png"},{"url":7},{"url":""}]}"#
+        let offer = try #require(try decode(#"{"data":{"offers":[\#(offerBody)]}}"#).get().offers.first)
+        #expect(offer.pixelURL == "https://a.example/p" && offer.clickURL == "https://a.example/c")
+        #expect(offer.field("image") == "https://a.example/i.png" && offer.mainImageURL == "https://a.example/i.png")
+        #expect(offer.field("offerwall_url") == nil && offer.field("save_for_later_url") == nil && offer.field("qr_code_img") == nil)
+        #expect(offer.advertiserPixelURL == nil)
+        #expect(Set(offer.refusedURLKeys) == ["offerwall_url", "save_for_later_url", "adv_pixel_url"])
+        #expect(offer.creatives.map(\.url) == ["https://cdn.example/1.png", "https://cdn.example/2.png", nil, nil])
+    }
+
     @Test func decodesEveryFieldOfTheFixture() throws {
         let response = try MomentsResponseDecoder.decodeBody(try Fixtures.bytes("moments-offers.json"))
         #expect(response.offers.map(\.id) == ["4001", "4002", "4003"])

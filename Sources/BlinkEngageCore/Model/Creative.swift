@@ -22,7 +22,9 @@ public final class Creative: Sendable, Equatable {
         // One walk over the creative's members for the five read now (the last occurrence of each wins).
         let members = tape.creativeMembers(of: position)
         func at(_ slot: UInt32) -> Int? { slot == 0 ? nil : Int(slot) }
-        answerURL = AnswerURL.read(tape, at(members.url), texts: texts)
+        // The walk read a URL that is its own href as given; any other non-empty one goes to the URL parser.
+        answerURL = members.url_needs_reading != 0 ? AnswerURL.read(tape, at(members.url), texts: texts)
+            : at(members.url).flatMap { OfferDecoder.nonEmpty(tape, $0) }.map { .answer($0) }
         typePosition = OfferDecoder.nonEmpty(tape, at(members.type))
         isPrimary = members.primary != 0 && tape.isTrue(Int(members.primary))
         pixelWidth = Self.pixels(members.width_pixels, at: Int(members.width), in: tape)

@@ -58,7 +58,8 @@ public final class Offer: Sendable {
         self.creatives = creatives
         var members = members
         var refusedKeys: [String] = [], hrefs: [KeptText] = []
-        for key in OfferKey.urlKeys {
+        // The member walk checked each URL field: only those it could not read as given are read here.
+        for key in OfferKey.urlKeys where members.needsReading(key) {
             guard let value = OfferDecoder.nonEmpty(tape, members[key]) else { continue }
             switch tape.withText(value, ServiceURL.read) {
             case .asGiven: continue

@@ -95,10 +95,17 @@ struct OfferMembers {
         slot & rewritten != 0 && slot != noText ? Int(slot & ~rewritten) : nil
     }
 
+    /// The URL fields whose values need the URL parser, as bits of their `OfferKey` raw values; every other URL field
+    /// is absent or its own `href` (`be_offer_url_needs_reading`, CJSONScan/offer.h).
+    private(set) var unreadURLs: UInt32 = 0
+
     /// One walk over the offer's members.
     init(_ tape: JSONTape, _ object: Int) {
-        tape.readOfferMembers(of: object, positions: &positions, texts: &texts)
+        unreadURLs = tape.readOfferMembers(of: object, positions: &positions, texts: &texts)
     }
+
+    /// Whether `key`'s value needs the URL parser.
+    func needsReading(_ key: OfferKey) -> Bool { unreadURLs >> UInt32(key.rawValue) & 1 != 0 }
 
     /// Makes `key` without a text of its own read as `legacy`.
     mutating func readText(of key: OfferKey, elseOf legacy: OfferKey) {

@@ -236,10 +236,12 @@ public final class JSONTape: @unchecked Sendable {
 
     /// The documented members of the offer object at `object` (`be_offer_read_members`, CJSONScan/offer.h): each
     /// key's value position, and where the value's host text starts in the text `writeScalarTexts` writes when it
-    /// has one (a string that is not "", a number, true or false), else `OfferMembers.noText`.
-    func readOfferMembers(of object: Int, positions: inout OfferMembers.Positions, texts: inout OfferMembers.Positions) {
+    /// has one (a string that is not "", a number, true or false), else `OfferMembers.noText`. Returns the URL
+    /// fields that need the URL parser, as bits of their `OfferKey` raw values: every other one is absent or its
+    /// own `href`.
+    func readOfferMembers(of object: Int, positions: inout OfferMembers.Positions, texts: inout OfferMembers.Positions) -> UInt32 {
         var positionSlots = positions.mutableSpan, textSlots = texts.mutableSpan
-        Self.withCBytes(bytes) { text, _ in
+        return Self.withCBytes(bytes) { text, _ in
             positionSlots.withUnsafeMutableBufferPointer { positions in
                 textSlots.withUnsafeMutableBufferPointer { texts in
                     be_offer_members(text, entries, UInt32(truncatingIfNeeded: object), positions.baseAddress!, texts.baseAddress!)

@@ -30,9 +30,9 @@ BE_SCAN_HIDDEN int be_offer_key_index(const uint8_t *name, size_t length);
 /* be_offer_key_of_c_string (offer.h). */
 BE_SCAN_HIDDEN int be_offer_key_of_text(const char *key, size_t *length);
 
-/* be_offer_read_members (offer.h). */
-BE_SCAN_HIDDEN void be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,
-                                     uint32_t *texts);
+/* be_offer_read_members, then be_offer_unread_urls (offer.h), whose bits it returns. */
+BE_SCAN_HIDDEN uint32_t be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,
+                                         uint32_t *texts);
 
 /* be_creative_read_members (offer.h). */
 BE_SCAN_HIDDEN be_creative_members be_creative_members_of(const uint8_t *text, const be_json_entry *entries, uint32_t object);

@@ -9,12 +9,33 @@
 #include <stdint.h>
 #include <string.h>
 #include "tape.h"
+#include "url.h"
 
 /* How many documented keys there are: OfferKey.count. */
 #define BE_OFFER_KEY_COUNT 28
 
 /* A member's slot when the offer has no such member or its value has no text. */
 #define BE_OFFER_NONE UINT32_MAX
+
+/* The keys whose values are URLs a host opens, loads or fires (OfferKey.isURL), as bits of their raw values:
+ * click_url, image, pixel, adv_pixel_url, useraction_url, save_for_later_url, offerwall_url, qr_code_img,
+ * creative_url (an enum, not a macro, so that Swift sees it too). */
+enum { BE_OFFER_URL_KEYS = (1 << 4) | (1 << 5) | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 21) | (1 << 24) | (1 << 25) | (1 << 27) };
+
+/* Whether a member's value needs the URL parser to be read as an http(s) URL (WebURL.swift): a non-empty scalar
+ * that is not a string already its own `href` (be_url_is_canonical_http). The absent, null, "" and containers read
+ * as no URL without it; a string with escapes, a number, true and false go to the parser. */
+static inline int be_offer_url_needs_reading(const uint8_t *text, const be_json_entry *value) {
+    switch (value->type) {
+    case BE_JSON_STRING:
+        if (value->length == 0) return 0;
+        return (value->escapes & BE_JSON_ESCAPED) || !be_url_is_canonical_http(text + value->start, value->length);
+    case BE_JSON_NUMBER: case BE_JSON_TRUE: case BE_JSON_FALSE:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /* The longest key that could spell a documented one with escapes: 25 ASCII characters, each at most "\u0041". */
 #define BE_OFFER_ESCAPED_KEY_MAX (25 * 6)
@@ -82,12 +103,26 @@ static inline void be_offer_read_members(const uint8_t *text, const be_json_entr
         position = value->next;
     }
 }
+
+/* The BE_OFFER_URL_KEYS whose values, at `positions` (be_offer_read_members; BE_OFFER_NONE where absent), need the URL
+ * parser (be_offer_url_needs_reading): every other URL field is absent or its own `href`. After the walk, not in
+ * it: checked there, each member cost a test more and each URL a call that spilled the walk's registers. */
+static inline uint32_t be_offer_unread_urls(const uint8_t *text, const be_json_entry *entries,
+                                            const uint32_t positions[BE_OFFER_KEY_COUNT]) {
+    uint32_t unread = 0;
+    for (uint32_t keys = (uint32_t)BE_OFFER_URL_KEYS; keys != 0; keys &= keys - 1) {
+        const unsigned key = (unsigned)__builtin_ctz(keys);
+        if (positions[key] != BE_OFFER_NONE && be_offer_url_needs_reading(text, &entries[positions[key]])) unread |= 1u << key;
+    }
+    return unread;
+}
 /* The members a creative's decode reads (Creative.swift), each the value position of its key's last occurrence, or
  * 0 when the creative has no such key (no member's value sits at 0, the root's position); and what `width` and
  * `height` read as in pixels (be_creative_pixels; 0 when absent). */
 typedef struct be_creative_members {
     uint32_t url, type, width, height, primary;
     int64_t width_pixels, height_pixels;
+    int url_needs_reading; /* be_offer_url_needs_reading of `url` */
 } be_creative_members;
 
 /* The longest creative key that could spell one of the five with escapes: 10 ASCII characters, each at most 6. */
@@ -144,7 +179,8 @@ static inline be_creative_members be_creative_read_members(const uint8_t *text, 
     }
     return (be_creative_members){found[0], found[1], found[2], found[3], found[4],
                                  found[2] ? be_creative_pixels(text, &entries[found[2]]) : 0,
-                                 found[3] ? be_creative_pixels(text, &entries[found[3]]) : 0};
+                                 found[3] ? be_creative_pixels(text, &entries[found[3]]) : 0,
+                                 found[0] ? be_offer_url_needs_reading(text, &entries[found[0]]) : 0};
 }
 
 #endif
