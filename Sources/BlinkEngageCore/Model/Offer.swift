@@ -75,13 +75,14 @@ public final class Offer: Sendable {
         self.hrefs = hrefs
         // The main image: the primary creative's URL, else `image` or `creative_url` as their own slots read them,
         // before the fallback below gives `image` the slot of `creative_url`.
-        func url(_ key: OfferKey) -> AnswerURL? {
+        // The members as a parameter, not captured: a captured `var` cost a dynamic exclusivity check an offer.
+        func url(_ key: OfferKey, _ members: OfferMembers) -> AnswerURL? {
             let slot = members.texts[key.rawValue]
             if let href = OfferMembers.href(slot) { return .href(hrefs[href]) }
             guard slot != OfferMembers.noText, let value = members[key] else { return nil }
             return .answer(value)
         }
-        mainImage = primaryImage ?? url(.image) ?? url(.creativeURL)
+        mainImage = primaryImage ?? url(.image, members) ?? url(.creativeURL, members)
         // "title" and "image" without a text of their own read as the legacy "name" and "creative_url".
         members.readText(of: .title, elseOf: .name)
         members.readText(of: .image, elseOf: .creativeURL)
