@@ -1,4 +1,4 @@
-/* compiled.h's functions: the static inline scans of tape.h and url.h, compiled here once. */
+/* compiled.h's functions: the static inline scans of tape.h, url.h and offer.h, compiled here once. */
 #include "compiled.h"
 #include "url.h"
 

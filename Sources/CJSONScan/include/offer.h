@@ -1,8 +1,8 @@
 /* An offer's documented members, found in one walk over its tape entries: the step every offer of every answer
- * takes at decode; and its creatives' members, likewise. In C beside the tape's builder because in Swift each member cost about 80 instructions (the
- * key's bytes through a closure, then the match), here about 50 with the texts' slots (the 50-offer bench
- * answer). The keys are docs/PROTOCOL.md's (section 1), in the order of Swift's `OfferKey`, whose `wireName`
- * spells them too; `documentedOfferKeysRoundTrip` holds the two together. */
+ * takes at decode; and its creatives' members, likewise. In C beside the tape's builder because in Swift each
+ * member cost about 80 instructions (the key's bytes through a closure, then the match), here about 50 with the
+ * texts' slots (the 50-offer bench answer). The keys are docs/PROTOCOL.md's (section 1), in the order of Swift's
+ * `OfferKey`, whose `wireName` spells them too; `documentedOfferKeysRoundTrip` holds the two together. */
 #ifndef BLINKENGAGE_JSON_OFFER_H
 #define BLINKENGAGE_JSON_OFFER_H
 #include <stddef.h>
@@ -20,7 +20,9 @@
 /* The keys whose values are URLs a host opens, loads or fires (OfferKey.isURL), as bits of their raw values:
  * click_url, image, pixel, adv_pixel_url, useraction_url, save_for_later_url, offerwall_url, qr_code_img,
  * creative_url (an enum, not a macro, so that Swift sees it too). */
-enum { BE_OFFER_URL_KEYS = (1 << 4) | (1 << 5) | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 21) | (1 << 24) | (1 << 25) | (1 << 27) };
+enum {
+    BE_OFFER_URL_KEYS = (1 << 4) | (1 << 5) | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 21) | (1 << 24) | (1 << 25) | (1 << 27)
+};
 
 /* Whether a member's value needs the URL parser to be read as an http(s) URL (WebURL.swift): a non-empty scalar
  * that is not a string already its own `href` (be_url_is_canonical_http). The absent, null, "" and containers read
@@ -112,10 +114,13 @@ static inline uint32_t be_offer_unread_urls(const uint8_t *text, const be_json_e
     uint32_t unread = 0;
     for (uint32_t keys = (uint32_t)BE_OFFER_URL_KEYS; keys != 0; keys &= keys - 1) {
         const unsigned key = (unsigned)__builtin_ctz(keys);
-        if (positions[key] != BE_OFFER_NONE && be_offer_url_needs_reading(text, &entries[positions[key]])) unread |= 1u << key;
+        if (positions[key] != BE_OFFER_NONE && be_offer_url_needs_reading(text, &entries[positions[key]])) {
+            unread |= 1u << key;
+        }
     }
     return unread;
 }
+
 /* The members a creative's decode reads (Creative.swift), each the value position of its key's last occurrence, or
  * 0 when the creative has no such key (no member's value sits at 0, the root's position); and what `width` and
  * `height` read as in pixels (be_creative_pixels; 0 when absent). */
@@ -125,7 +130,8 @@ typedef struct be_creative_members {
     int url_needs_reading; /* be_offer_url_needs_reading of `url` */
 } be_creative_members;
 
-/* The longest creative key that could spell one of the five with escapes: 10 ASCII characters, each at most 6. */
+/* The longest creative key that could spell one of the five with escapes: 10 ASCII characters, each at most
+ * "\u0041". */
 #define BE_CREATIVE_ESCAPED_KEY_MAX (10 * 6)
 
 /* Which of `be_creative_members`' fields `name` spells (`length` bytes, escapes resolved): its index, or -1. */
@@ -159,7 +165,8 @@ static inline int64_t be_creative_pixels(const uint8_t *text, const be_json_entr
 /* The creative object at `object`'s five members and its pixel sizes, in one walk over its keys (nothing found for
  * anything but an object). In Swift, a walk with a closure per key cost about 450 instructions a creative, and
  * each size 240 more. */
-static inline be_creative_members be_creative_read_members(const uint8_t *text, const be_json_entry *entries, uint32_t object) {
+static inline be_creative_members be_creative_read_members(const uint8_t *text, const be_json_entry *entries,
+                                                           uint32_t object) {
     uint32_t found[5] = {0, 0, 0, 0, 0};
     if (entries[object].type == BE_JSON_OBJECT) {
         uint32_t position = object + 1;
