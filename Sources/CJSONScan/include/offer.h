@@ -69,6 +69,17 @@ __attribute__((always_inline)) static inline int be_offer_key(const uint8_t *nam
 #undef BE_OFFER_IS
 }
 
+/* The key at `key` as `match` (be_offer_key, be_creative_key) reads it, its escapes resolved first when it has any
+ * (`longest`: the most bytes a key `match` knows takes escaped, at most BE_OFFER_ESCAPED_KEY_MAX); -1 when it
+ * matches nothing. Always inlined: `match` is then a constant, and inlined too. */
+__attribute__((always_inline)) static inline int be_json_key_match(const uint8_t *text, const be_json_entry *key,
+                                                                   int (*match)(const uint8_t *, size_t), size_t longest) {
+    uint8_t name[BE_OFFER_ESCAPED_KEY_MAX];
+    if (!(key->escapes & BE_JSON_ESCAPED)) return match(text + key->start, key->length);
+    if (key->length > longest) return -1;
+    return match(name, be_json_unescape(text, key->start, key->start + key->length, name));
+}
+
 /* The `OfferKey` raw value a host's NUL-terminated `key` spells, or -1, with its length in `*length` (for the walk
  * over an offer's keys that finds any other): a field read's one call. As two, the length through Swift and then
  * the match, a read cost about 40 instructions more. */
@@ -88,14 +99,8 @@ static inline void be_offer_read_members(const uint8_t *text, const be_json_entr
     const uint32_t end = entries[object].next;
     if (entries[object].type != BE_JSON_OBJECT) return;
     while (position < end) {
-        const be_json_entry *key = &entries[position], *value = &entries[position + 1];
-        int known = -1;
-        if (!(key->escapes & BE_JSON_ESCAPED)) {
-            known = be_offer_key(text + key->start, key->length);
-        } else if (key->length <= BE_OFFER_ESCAPED_KEY_MAX) {
-            uint8_t name[BE_OFFER_ESCAPED_KEY_MAX];
-            known = be_offer_key(name, be_json_unescape(text, key->start, key->start + key->length, name));
-        }
+        const be_json_entry *value = &entries[position + 1];
+        const int known = be_json_key_match(text, &entries[position], be_offer_key, BE_OFFER_ESCAPED_KEY_MAX);
         if (known >= 0) {
             const int has_text = value->type == BE_JSON_NUMBER || value->type == BE_JSON_TRUE ||
                                  value->type == BE_JSON_FALSE || (value->type == BE_JSON_STRING && value->length > 0);
@@ -172,14 +177,7 @@ static inline be_creative_members be_creative_read_members(const uint8_t *text, 
         uint32_t position = object + 1;
         const uint32_t end = entries[object].next;
         while (position < end) {
-            const be_json_entry *key = &entries[position];
-            int known = -1;
-            if (!(key->escapes & BE_JSON_ESCAPED)) {
-                known = be_creative_key(text + key->start, key->length);
-            } else if (key->length <= BE_CREATIVE_ESCAPED_KEY_MAX) {
-                uint8_t name[BE_CREATIVE_ESCAPED_KEY_MAX];
-                known = be_creative_key(name, be_json_unescape(text, key->start, key->start + key->length, name));
-            }
+            const int known = be_json_key_match(text, &entries[position], be_creative_key, BE_CREATIVE_ESCAPED_KEY_MAX);
             if (known >= 0) found[known] = position + 1;
             position = entries[position + 1].next;
         }
