@@ -76,16 +76,13 @@ typedef struct be_swift_modules {
     } found[BE_SWIFT_TID_RUNTIMES];
 } be_swift_modules;
 
-/* The module's thread-local segment into *tls; 0 when it has none. */
-static inline int be_swift_tid_tls_segment(const be_dl_phdr_info *info, Elf64_Phdr *tls) {
-    Elf64_Half i;
-    for (i = 0; i < info->dlpi_phnum; i++) {
-        if (info->dlpi_phdr[i].p_type == PT_TLS) {
-            *tls = info->dlpi_phdr[i];
-            return 1;
-        }
+/* The thread-local segment among `count` program headers (a loaded module's, or a file's), or NULL. */
+static inline const Elf64_Phdr *be_swift_tid_tls_segment(const Elf64_Phdr *segments, size_t count) {
+    size_t i;
+    for (i = 0; i < count; i++) {
+        if (segments[i].p_type == PT_TLS) return &segments[i];
     }
-    return 0;
+    return NULL;
 }
 
 static inline int be_swift_tid_holds(const be_dl_phdr_info *info, const void *address) {
@@ -104,6 +101,7 @@ static inline int be_swift_tid_find_modules(struct dl_phdr_info *record, size_t 
     const be_dl_phdr_info *info = (const be_dl_phdr_info *)record;
     be_swift_modules *modules = data;
     const char *name;
+    const Elf64_Phdr *tls;
     size_t length;
     int named;
     if (size < offsetof(be_dl_phdr_info, dlpi_tls_modid) + sizeof info->dlpi_tls_modid) return 1;
@@ -112,8 +110,9 @@ static inline int be_swift_tid_find_modules(struct dl_phdr_info *record, size_t 
     length = strlen(name);
     named = length >= sizeof suffix - 1 && memcmp(name + length - (sizeof suffix - 1), suffix, sizeof suffix - 1) == 0;
     if ((!named && !be_swift_tid_holds(info, modules->anchor)) || length >= sizeof modules->found[0].path ||
-        !be_swift_tid_tls_segment(info, &modules->found[modules->count].tls))
+        (tls = be_swift_tid_tls_segment(info->dlpi_phdr, info->dlpi_phnum)) == NULL)
         return 0;
+    modules->found[modules->count].tls = *tls;
     memcpy(modules->found[modules->count].path, name, length + 1);
     modules->found[modules->count].module = info->dlpi_tls_modid;
     modules->count++;
@@ -124,18 +123,12 @@ static inline int be_swift_tid_find_modules(struct dl_phdr_info *record, size_t 
  * was loaded (an upgrade in place) most likely has not, and is not believed. */
 static inline int be_swift_tid_same_tls(const unsigned char *base, size_t size, const Elf64_Phdr *loaded) {
     const Elf64_Ehdr *header = (const Elf64_Ehdr *)base;
-    const Elf64_Phdr *segments;
-    uint16_t i;
+    const Elf64_Phdr *tls;
     if (header->e_phentsize != sizeof(Elf64_Phdr) || header->e_phoff > size ||
         (size - header->e_phoff) / sizeof(Elf64_Phdr) < header->e_phnum)
         return 0;
-    segments = (const Elf64_Phdr *)(base + header->e_phoff);
-    for (i = 0; i < header->e_phnum; i++) {
-        if (segments[i].p_type == PT_TLS)
-            return segments[i].p_vaddr == loaded->p_vaddr && segments[i].p_memsz == loaded->p_memsz &&
-                   segments[i].p_filesz == loaded->p_filesz;
-    }
-    return 0;
+    tls = be_swift_tid_tls_segment((const Elf64_Phdr *)(base + header->e_phoff), header->e_phnum);
+    return tls && tls->p_vaddr == loaded->p_vaddr && tls->p_memsz == loaded->p_memsz && tls->p_filesz == loaded->p_filesz;
 }
 
 /* The offset of the thread-local `name` (4 bytes) in the TLS block of the ELF file at `base` (`size` bytes long),
@@ -145,6 +138,7 @@ static inline uint64_t be_swift_tid_offset(const unsigned char *base, size_t siz
                                            int *found) {
     const Elf64_Ehdr *header = (const Elf64_Ehdr *)base;
     const Elf64_Shdr *sections;
+    const size_t length = strlen(name); /* once, not per symbol of tables of thousands */
     uint16_t i;
     *found = 0;
     if (size < sizeof *header || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -167,8 +161,8 @@ static inline uint64_t be_swift_tid_offset(const unsigned char *base, size_t siz
                 tls->p_memsz < 4 || symbol->st_value > tls->p_memsz - 4)
                 continue;
             /* The name with its NUL, inside the string table. */
-            if (strings->sh_size - symbol->st_name > strlen(name) &&
-                memcmp(base + strings->sh_offset + symbol->st_name, name, strlen(name) + 1) == 0) {
+            if (strings->sh_size - symbol->st_name > length &&
+                memcmp(base + strings->sh_offset + symbol->st_name, name, length + 1) == 0) {
                 *found = 1;
                 return symbol->st_value;
             }
