@@ -1,6 +1,7 @@
 @testable import BlinkEngageCore
 import TestSupport
 import Testing
+import Dispatch
 
 struct MomentsResponseDecoderTests {
     func decode(_ text: String) -> Result<MomentsResponse, ServiceError> {
@@ -47,6 +48,36 @@ struct MomentsResponseDecoderTests {
         let read = try #require(offer.creatives.first)
         #expect(read.pixelWidth == width && read.pixelHeight == height && read.isPrimary == primary)
         #expect(read.url == url && read.typeText.map { String(cString: $0) } == type)
+    }
+
+    /// Creatives are made the first time they are asked for: the main image comes from the first one marked
+    /// primary without them, a creative of the wrong shape still refuses the offer, and threads racing to ask
+    /// first all get the same objects (the C API lends them by address).
+    @Test func creativesAreMadeOnceWhenFirstAskedFor() throws {
+        let creatives = #"[{"url":"https://cdn.example/1.png"},{"url":"HTTPS://CDN.EXAMPLE/2.png","is_primary":true},"#
+            + #"{"url":"https://cdn.example/3.png","is_primary":true}]"#
+        let body = #"{"data":{"offers":[{"id":1,"image":"https://a.example/i.png","creatives":\#(creatives)},"#
+            + #"{"id":2,"creatives":[{"url":"javascript:x","is_primary":true}],"image":"https://a.example/j.png"}]}}"#
+        let offers = try decode(body).get().offers
+        #expect(offers[0].mainImageURL == "https://cdn.example/2.png")
+        // A primary creative whose URL is refused gives no main image of its own: "image" is read instead.
+        #expect(offers[1].mainImageURL == "https://a.example/j.png")
+        let seen = Locked<[[ObjectIdentifier]]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let identities = offers[0].creatives.map(ObjectIdentifier.init)
+            seen.withLock { $0.append(identities) }
+        }
+        let made = seen.withLock { $0 }
+        #expect(made.count == 8 && made[0].count == 3 && made.allSatisfy { $0 == made[0] })
+        #expect(offers[0].creatives.map(ObjectIdentifier.init) == made[0])
+        #expect(offers[0].creatives.map(\.isPrimary) == [false, true, true] && offers[1].creatives.first?.url == nil)
+        for (shape, reason) in [(#""creatives":{}"#, "creatives is not an array"), (#""creatives":[{}, 7]"#, "a creative is not an object")] {
+            guard case .failure(let error) = decode(#"{"data":{"offers":[{"id":1,\#(shape)}]}}"#) else {
+                Issue.record("\(shape) was accepted")
+                continue
+            }
+            #expect("\(error)".contains(reason), "\(error)")
+        }
     }
 
     /// A host's key that is not a documented one is found by a walk over the offer's keys, the last occurrence

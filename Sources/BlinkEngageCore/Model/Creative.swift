@@ -1,8 +1,11 @@
+internal import CJSONScan
+
 /// One creative (image) of an offer, as the Moments API describes it. A final class because the C API lends
 /// creatives by address (`be_offer_creative_at`); its C strings live as long as the answer that holds it.
 ///
 /// Like its offer, a position in the answer's tape: what every creative needs (the URL check, primary, the
-/// pixel sizes) is read when it is decoded, its texts when asked for.
+/// pixel sizes) is read when it is made, its texts when asked for. Made the first time its offer's creatives
+/// are asked for (`Offer.creatives`): the decoder reads only what the offer needs of them.
 public final class Creative: Sendable, Equatable {
     private let tape: JSONTape
     private let texts: AnswerTexts
@@ -21,14 +24,25 @@ public final class Creative: Sendable, Equatable {
         self.position = position
         // One walk over the creative's members for the five read now (the last occurrence of each wins).
         let members = tape.creativeMembers(of: position)
-        func at(_ slot: UInt32) -> Int? { slot == 0 ? nil : Int(slot) }
-        // The walk read a URL that is its own href as given; any other non-empty one goes to the URL parser.
-        answerURL = members.url_needs_reading != 0 ? AnswerURL.read(tape, at(members.url), texts: texts)
-            : at(members.url).flatMap { OfferDecoder.nonEmpty(tape, $0) }.map { .answer($0) }
-        typePosition = OfferDecoder.nonEmpty(tape, at(members.type))
-        isPrimary = members.primary != 0 && tape.isTrue(Int(members.primary))
+        answerURL = Self.url(members, tape: tape, texts: texts)
+        typePosition = OfferDecoder.nonEmpty(tape, Self.at(members.type))
+        isPrimary = Self.isPrimary(members, tape: tape)
         pixelWidth = Self.pixels(members.width_pixels, at: Int(members.width), in: tape)
         pixelHeight = Self.pixels(members.height_pixels, at: Int(members.height), in: tape)
+    }
+
+    private static func at(_ slot: UInt32) -> Int? { slot == 0 ? nil : Int(slot) }
+
+    /// `is_primary` as the member walk found it.
+    static func isPrimary(_ members: be_creative_members, tape: JSONTape) -> Bool {
+        members.primary != 0 && tape.isTrue(Int(members.primary))
+    }
+
+    /// `url` as the member walk found it: a URL that is its own href as given, else what the URL parser makes of
+    /// any other non-empty one.
+    static func url(_ members: be_creative_members, tape: JSONTape, texts: AnswerTexts) -> AnswerURL? {
+        members.url_needs_reading != 0 ? AnswerURL.read(tape, at(members.url), texts: texts)
+            : at(members.url).flatMap { OfferDecoder.nonEmpty(tape, $0) }.map { .answer($0) }
     }
 
     private func text(_ key: StaticString) -> String? { OfferDecoder.nonEmpty(tape, tape.present(position, key)).flatMap(tape.text) }

@@ -1,4 +1,5 @@
 internal import CJSONScan
+import Synchronization
 
 /// One offer, decoded once and immutable. A final class because the C API hands offers out by identity: its
 /// address is stable and its C strings live exactly as long as the feed or response that owns it.
@@ -14,7 +15,17 @@ public final class Offer: Sendable {
     private let texts: AnswerTexts
     /// Where each documented key's value sits.
     private let members: OfferMembers
-    public let creatives: [Creative]
+    /// The creatives, made the first time they are asked for and kept as long as the offer (the C API lends them
+    /// by address). The decoder read what the offer needs of them: their shape and the primary one's URL.
+    public var creatives: [Creative] {
+        if let made = madeCreatives.load(ordering: .acquiring) {
+            return made.takeUnretainedValue().creatives
+        }
+        return makeCreatives()
+    }
+    private let creativesPosition: Int?
+    /// A retained `CreativesBox` once made; released in deinit.
+    private let madeCreatives = Atomic<Unmanaged<CreativesBox>?>(nil)
     /// The string elements of `tags`, read from the answer when asked for (the decoder checked it is an array
     /// or absent).
     public var tags: [String] {
@@ -49,13 +60,13 @@ public final class Offer: Sendable {
     /// - Parameter spelledAt: where the answer spells `id` as it is, when it does (`OfferDecoder`).
     /// - Parameter primaryImage: the URL of the creative marked primary, which the creative read.
     init(id: String, spelledAt idPosition: Int?, tape: JSONTape, position: Int, texts: AnswerTexts, members: OfferMembers,
-         creatives: [Creative], primaryImage: AnswerURL?, placement: FeedPlacement?) {
+         primaryImage: AnswerURL?, placement: FeedPlacement?) {
         self.id = id
         self.tape = tape
         self.position = position
         self.texts = texts
         self.placement = placement
-        self.creatives = creatives
+        creativesPosition = members[.creatives].flatMap { tape.isArray($0) ? $0 : nil }
         var members = members
         var refusedKeys: [String] = [], hrefs: [KeptText] = []
         // The member walk checked each URL field: only those it could not read as given are read here.
@@ -88,6 +99,21 @@ public final class Offer: Sendable {
         members.readText(of: .image, elseOf: .creativeURL)
         self.members = members
         idSource = idPosition.map { .answer($0) } ?? .kept(texts.kept(id))
+    }
+
+    deinit {
+        madeCreatives.load(ordering: .acquiring)?.release()
+    }
+
+    /// Makes the creatives and publishes them; when another thread published first, that thread's are kept.
+    @inline(never)
+    private func makeCreatives() -> [Creative] {
+        let made = creativesPosition.map { array in tape.elements(of: array).map { Creative(tape: tape, at: $0, texts: texts) } } ?? []
+        let box = Unmanaged.passRetained(CreativesBox(made))
+        let (stored, existing) = madeCreatives.compareExchange(expected: nil, desired: box, ordering: .acquiringAndReleasing)
+        guard !stored, let existing else { return made }
+        box.release()
+        return existing.takeUnretainedValue().creatives
     }
 
     /// A top-level scalar by wire name (UTF-8) as a C string that lives as long as the offer; nil when absent,
@@ -157,6 +183,12 @@ public final class Offer: Sendable {
     public var noThanksBeaconURL: String? { beaconText("no_thanks_click").map(String.init(answerText:)) }
 
     private func field(_ key: OfferKey) -> String? { fieldText(key).map(String.init(answerText:)) }
+}
+
+/// An offer's creatives once made: a class, so that one atomic pointer publishes them.
+private final class CreativesBox: Sendable {
+    let creatives: [Creative]
+    init(_ creatives: [Creative]) { self.creatives = creatives }
 }
 
 /// An offer's or group's position in the feed that handed it out, copied into the feed events about it.

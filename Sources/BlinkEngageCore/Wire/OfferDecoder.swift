@@ -19,12 +19,11 @@ enum OfferDecoder {
         if let beacons = present(.beacons), !tape.isObject(beacons) {
             throw ShapeError(reason: "offer \(id): beacons is not an object")
         }
-        let creatives = try decodeCreatives(tape, present(.creatives), texts: texts, offerID: id)
+        let primaryImage = try primaryCreativeURL(tape, present(.creatives), texts: texts, offerID: id)
         // Tags are read from the answer when asked for (`Offer.tags`); only their shape is checked now.
         if let value = present(.tags), !tape.isArray(value) { throw ShapeError(reason: "offer \(id): tags is not an array") }
         return Offer(id: id, spelledAt: spelled == nil ? nil : idPosition, tape: tape, position: object, texts: texts,
-                     members: members, creatives: creatives,
-                     primaryImage: creatives.first(where: { $0.isPrimary })?.answerURL, placement: placement)
+                     members: members, primaryImage: primaryImage, placement: placement)
     }
 
     /// The log line for an offer's URL fields that read as absent, if any.
@@ -76,14 +75,21 @@ enum OfferDecoder {
         return position
     }
 
-    private static func decodeCreatives(_ tape: JSONTape, _ position: Int?, texts: AnswerTexts, offerID: String) throws(ShapeError) -> [Creative] {
-        guard let position else { return [] }
+    /// Checks the shape of `creatives` and reads the URL of the first one marked primary. The creatives
+    /// themselves are made when asked for (`Offer.creatives`): most hosts never ask, and each cost two objects.
+    private static func primaryCreativeURL(_ tape: JSONTape, _ position: Int?, texts: AnswerTexts, offerID: String) throws(ShapeError) -> AnswerURL? {
+        guard let position else { return nil }
         guard tape.isArray(position) else { throw ShapeError(reason: "offer \(offerID): creatives is not an array") }
-        var creatives: [Creative] = []
+        var primary: AnswerURL?, found = false
         for element in tape.elements(of: position) {
             guard tape.isObject(element) else { throw ShapeError(reason: "offer \(offerID): a creative is not an object") }
-            creatives.append(Creative(tape: tape, at: element, texts: texts))
+            guard !found else { continue }
+            let members = tape.creativeMembers(of: element)
+            if Creative.isPrimary(members, tape: tape) {
+                found = true
+                primary = Creative.url(members, tape: tape, texts: texts)
+            }
         }
-        return creatives
+        return primary
     }
 }
