@@ -3,8 +3,8 @@
 #include "url.h"
 
 be_json_status be_json_tape_build(const uint8_t *text, size_t count, be_json_entry *entries, size_t capacity, uint32_t *ends,
-                                  be_json_outcome *outcome) {
-    return be_json_build_tape(text, count, entries, capacity, ends, outcome);
+                                  uint64_t *specials, be_json_outcome *outcome) {
+    return be_json_build_tape(text, count, entries, capacity, ends, specials, outcome);
 }
 
 void be_json_tape_write_texts(const uint8_t *text, size_t count, const be_json_entry *entries, const uint32_t *ends,

@@ -203,6 +203,29 @@ int main(int argc, char **argv) {
             for (k = got; k < length && plain_byte(text[k]); k++) {}
             digest = (digest ^ (uint64_t)k) * 1099511628211ull;
         }
+        {
+            /* The marks of a text of up to four words' bytes: a bit for each special byte, every bit from the end on
+             * set, and the next mark from every position up to the end. */
+            uint64_t marks[6];
+            size_t words, at, want;
+            length = below(4) == 0 ? 64 * below(4) : below(260);
+            for (k = 0; k < length; k++) text[k] = below(30) == 0 ? (uint8_t)"\"\\\x01\x1f\x80\xe9\x7f\x20"[below(8)] : (uint8_t)(0x20 + below(0x5F));
+            words = be_json_special_words(length);
+            marks[words] = 0x5A5A5A5A5A5A5A5Aull; /* past the room: must stay as it is */
+            be_json_mark_specials(text, length, marks);
+            checks++;
+            for (k = 0; k < 64 * words; k++) {
+                const int bit = (int)(marks[k / 64] >> (k % 64) & 1);
+                if (bit != (k >= length || !plain_byte(text[k]))) break;
+            }
+            if (k != 64 * words || marks[words] != 0x5A5A5A5A5A5A5A5Aull) failures++;
+            for (at = 0, want = 0; at <= length; at++) {
+                if (at == 0 || want < at) for (want = at; want < length && plain_byte(text[want]); want++) {}
+                checks++;
+                if (be_json_next_special(marks, at) != want) failures++;
+                digest = (digest ^ (uint64_t)want) * 1099511628211ull;
+            }
+        }
     }
 #if defined(BE_SCAN_SSE2)
     const char *kind = "SSE2";

@@ -37,16 +37,20 @@ public final class JSONTape: @unchecked Sendable {
         }
         // Roughly one entry per 16 bytes of offer JSON: one build for most answers. A denser text runs out of room
         // and is built again with twice as much (every entry takes at least one byte, so this ends). Each entry's
-        // room comes with room for one end (there are never more ends than entries), placed after the entries.
+        // room comes with room for one end (there are never more ends than entries), placed after the entries;
+        // after both, aligned, the words the build marks the text's special bytes in (`be_json_mark_specials`).
         let stride = MemoryLayout<Entry>.stride + MemoryLayout<UInt32>.stride
-        var memory = RecycledBuffers.shared.take(atLeast: (bytes.count / 16 + 4) * stride)
+        let specialsRoom = be_json_special_words(bytes.count) * MemoryLayout<UInt64>.stride + MemoryLayout<UInt64>.alignment
+        var memory = RecycledBuffers.shared.take(atLeast: (bytes.count / 16 + 4) * stride + specialsRoom)
         var outcome = be_json_outcome()
         var capacity = 0
         while true {
-            capacity = memory.capacity / stride
+            capacity = (memory.capacity - specialsRoom) / stride
+            let specials = UnsafeMutableRawPointer(bitPattern: (Int(bitPattern: memory.pointer) + capacity * stride + 7) & ~7)!
             let status = Self.withCBytes(bytes) { text, count in
                 be_json_tape_build(text, count, memory.pointer.bindMemory(to: Entry.self, capacity: capacity), capacity,
-                                   Self.ends(in: memory, capacity: capacity), &outcome)
+                                   Self.ends(in: memory, capacity: capacity),
+                                   specials.bindMemory(to: UInt64.self, capacity: be_json_special_words(count)), &outcome)
             }
             if status == BE_JSON_OK { break }
             RecycledBuffers.shared.give(memory)

@@ -12,7 +12,7 @@
 
 /* be_json_build_tape (tape.h). */
 BE_SCAN_HIDDEN be_json_status be_json_tape_build(const uint8_t *text, size_t count, be_json_entry *entries, size_t capacity,
-                                                 uint32_t *ends, be_json_outcome *outcome);
+                                                 uint32_t *ends, uint64_t *specials, be_json_outcome *outcome);
 
 /* be_json_write_scalar_texts (tape.h). */
 BE_SCAN_HIDDEN void be_json_tape_write_texts(const uint8_t *text, size_t count, const be_json_entry *entries,

@@ -1,10 +1,11 @@
-/* The one loop of the JSON reader that vector instructions make several times cheaper, and which Swift's SIMD
+/* The loops of the JSON reader that vector instructions make several times cheaper, and which Swift's SIMD
  * types do not (their reductions compile to scalar loops here): finding where a string's plain run of bytes
  * ends. static inline: no symbols, and the compiler inlines it into the Swift reader. */
 #ifndef BLINKENGAGE_JSON_SCAN_H
 #define BLINKENGAGE_JSON_SCAN_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Which vector instructions the byte scans use, chosen at compile time: SSE2 on x86-64 (every one has it), NEON on
  * AArch64 (every one has it), and plain C elsewhere or when BE_SCAN_SCALAR is defined (the differential tests build
@@ -56,5 +57,63 @@ static inline size_t be_json_plain_prefix(const uint8_t *bytes, size_t count) {
     (void)count;
 #endif
     return offset;
+}
+
+/* The words `be_json_mark_specials` writes for `count` bytes: one per 64 bytes and one more, which always holds the
+ * bit of a position at or past the end. */
+static inline size_t be_json_special_words(size_t count) { return count / 64 + 1; }
+
+/* One 64-byte block's bits for be_json_mark_specials. */
+static inline uint64_t be_json_specials_of_block(const uint8_t *block) {
+#if defined(BE_SCAN_SSE2)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+    uint64_t word = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        const __m128i bytes = _mm_loadu_si128((const __m128i *)(block + 16 * i));
+        const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                                             _mm_cmplt_epi8(bytes, space));
+        word |= (uint64_t)(unsigned)_mm_movemask_epi8(special) << (16 * i);
+    }
+    return word;
+#elif defined(BE_SCAN_NEON)
+    const uint8x16_t quote = vdupq_n_u8('"'), backslash = vdupq_n_u8('\\'), space = vdupq_n_u8(0x20), high = vdupq_n_u8(0x80);
+    uint64_t word = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        const uint8x16_t bytes = vld1q_u8(block + 16 * i);
+        const uint8x16_t special = vorrq_u8(vorrq_u8(vceqq_u8(bytes, quote), vceqq_u8(bytes, backslash)),
+                                            vorrq_u8(vcltq_u8(bytes, space), vcgeq_u8(bytes, high)));
+        word |= (uint64_t)be_neon_movemask(special) << (16 * i);
+    }
+    return word;
+#else
+    uint64_t word = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        const uint8_t byte = block[i];
+        word |= (uint64_t)(byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80) << i;
+    }
+    return word;
+#endif
+}
+
+/* Writes to `bits` (room for be_json_special_words(count)) a bit per byte of `text`, byte i in bit i % 64 of word
+ * i / 64, set where a string's plain run ends: '"', '\\', a control character or non-ASCII, the bytes
+ * be_json_plain_prefix stops at; and set for every position from `count` to the end of the last word, so that a
+ * search from any position up to `count` stops by then. One pass over the text costs less than a 16-byte scan
+ * started at each string: most strings are short, and each such scan loaded a block the one before had seen. */
+static inline void be_json_mark_specials(const uint8_t *text, size_t count, uint64_t *bits) {
+    const size_t whole = count / 64;
+    uint8_t last[64] = {0};
+    for (size_t w = 0; w < whole; w++) bits[w] = be_json_specials_of_block(text + 64 * w);
+    if (count > 64 * whole) memcpy(last, text + 64 * whole, count - 64 * whole);
+    bits[whole] = be_json_specials_of_block(last) | ~0ull << (count - 64 * whole);
+}
+
+/* The first position at or after `at` (at most the `count` of the marking) whose bit is set. */
+static inline size_t be_json_next_special(const uint64_t *bits, size_t at) {
+    size_t w = at / 64;
+    uint64_t word = bits[w] >> (at % 64);
+    if (word != 0) return at + (size_t)__builtin_ctzll(word);
+    while ((word = bits[++w]) == 0) {}
+    return 64 * w + (size_t)__builtin_ctzll(word);
 }
 #endif

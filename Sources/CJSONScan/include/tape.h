@@ -125,14 +125,15 @@ static inline const char *be_json_multibyte(const uint8_t *text, size_t count, s
 }
 
 /* A string's body from `*at` (the byte after its opening quote) to its closing quote, where `*at` ends; NULL, or
- * why it is refused. Whole 16-byte runs without anything to check are skipped at once (scan.h). The builder
+ * why it is refused. Runs without anything to check are skipped at once, from the text's marks (scan.h). The builder
  * comes here only for a string whose first look found something else than its closing quote: out of line, so
  * the common case keeps the builder's registers. */
-__attribute__((noinline)) static const char *be_json_string_rest(const uint8_t *text, size_t count, size_t *at, uint8_t *escaped) {
+__attribute__((noinline)) static const char *be_json_string_rest(const uint8_t *text, size_t count, const uint64_t *specials,
+                                                                 size_t *at, uint8_t *escaped) {
     const char *reason;
     size_t i = *at;
     for (;;) {
-        i += be_json_plain_prefix(text + i, count - i);
+        i = be_json_next_special(specials, i);
         if (i >= count) break;
         uint8_t byte = text[i];
         if (byte == '"') { *at = i; return NULL; }
@@ -176,11 +177,11 @@ static inline const char *be_json_number(const uint8_t *text, size_t count, size
     return NULL;
 }
 
-/* `be_json_string_rest`, after a first look: most strings are plain ASCII that the 16-byte scan runs through to
- * the closing quote. */
-__attribute__((always_inline)) static inline const char *be_json_string(const uint8_t *text, size_t count, size_t *at,
-                                                                         uint8_t *escaped) {
-    size_t i = *at + be_json_plain_prefix(text + *at, count - *at);
+/* `be_json_string_rest`, after a first look: most strings are plain ASCII, whose first marked byte is the closing
+ * quote. */
+__attribute__((always_inline)) static inline const char *be_json_string(const uint8_t *text, size_t count, const uint64_t *specials,
+                                                                         size_t *at, uint8_t *escaped) {
+    size_t i = be_json_next_special(specials, *at);
     if (i < count && text[i] == '"') {
         *at = i;
         return NULL;
@@ -188,7 +189,7 @@ __attribute__((always_inline)) static inline const char *be_json_string(const ui
     /* A copy for the out-of-line rest: were the builder's own position passed, its address would escape, and the
      * builder would keep it in memory, storing it at every step. */
     size_t rest = i;
-    const char *reason = be_json_string_rest(text, count, &rest, escaped);
+    const char *reason = be_json_string_rest(text, count, specials, &rest, escaped);
     *at = rest;
     return reason;
 }
@@ -197,7 +198,8 @@ __attribute__((always_inline)) static inline const char *be_json_string(const ui
 #define BE_JSON_END_ESCAPED 0x80000000u
 
 /* Builds the tape of `text` (`count` bytes, below 2 GiB) into `entries`, room for `capacity`, and into `ends` (room
- * for `capacity` too) where each scalar value's host text ends, in document order: the offset that becomes its NUL
+ * for `capacity` too) where each scalar value's host text ends, in document order (`specials` is room for
+ * be_json_special_words(count) words, which the build marks first: scan.h): the offset that becomes its NUL
  * (a string's closing quote, the byte after a number or literal, a null's first byte), or for an escaped string its
  * entry's index with BE_JSON_END_ESCAPED set. Keys have none. BE_JSON_OK with `outcome->count` entries and
  * `outcome->end_count` ends; BE_JSON_INVALID with the offset and reason; BE_JSON_FULL when the room ran out (the
@@ -208,7 +210,7 @@ __attribute__((always_inline)) static inline const char *be_json_string(const ui
  * (a key, a value, after a value) is a label, and the innermost container's kind is kept in a register, so a
  * member costs its bytes and a few branches, not a re-dispatch. */
 static inline be_json_status be_json_build_tape(const uint8_t *text, size_t count, be_json_entry *entries, size_t capacity,
-                                                uint32_t *ends, be_json_outcome *outcome) {
+                                                uint32_t *ends, uint64_t *specials, be_json_outcome *outcome) {
     /* The open containers' entries, innermost last, with the top bit set for an object. */
     uint32_t open[BE_JSON_MAX_DEPTH];
     size_t depth = 0, written = 0, at;
@@ -218,6 +220,7 @@ static inline be_json_status be_json_build_tape(const uint8_t *text, size_t coun
     be_json_entry *entry;
 #define BE_JSON_FAIL(where, why) do { outcome->error_offset = (where); outcome->error_reason = (why); return BE_JSON_INVALID; } while (0)
 #define BE_JSON_END_IN_CONTAINER (in_object ? "unexpected end in an object" : "unexpected end in an array")
+    be_json_mark_specials(text, count, specials);
     at = be_json_skip_space(text, 0, count);
     goto value;
 
@@ -232,7 +235,7 @@ key: /* at: past '{' or ',', maybe at whitespace (the fast paths skip at most on
     entry->start = (uint32_t)(++at);
     entry->type = BE_JSON_STRING;
     entry->escapes = BE_JSON_KEY;
-    if ((reason = be_json_string(text, count, &at, &entry->escapes)) != NULL) BE_JSON_FAIL(at, reason);
+    if ((reason = be_json_string(text, count, specials, &at, &entry->escapes)) != NULL) BE_JSON_FAIL(at, reason);
     entry->length = (uint32_t)(at - entry->start);
     entry->next = (uint32_t)(++written);
     at++;
@@ -266,7 +269,7 @@ value: /* at: at the value, or at whitespace before it */
     case '"':
         entry->type = BE_JSON_STRING;
         entry->start = (uint32_t)(++at);
-        if ((reason = be_json_string(text, count, &at, &entry->escapes)) != NULL) BE_JSON_FAIL(at, reason);
+        if ((reason = be_json_string(text, count, specials, &at, &entry->escapes)) != NULL) BE_JSON_FAIL(at, reason);
         entry->length = (uint32_t)(at - entry->start);
         *end++ = entry->escapes ? (uint32_t)written | BE_JSON_END_ESCAPED : (uint32_t)at;
         at++;
