@@ -52,8 +52,16 @@ public func be_offer_terms_html(_ offer: OpaquePointer?) -> UnsafePointer<CChar>
 
 @c @implementation
 public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
-    guard let key = recordingFailure({ () throws(EngineFailure) in try hostCString(key, "key") }) else { return nil }
+    guard let key else { return nullKey() }
     return Handle.with(offer, as: Offer.self) { $0.fieldText(cString: key) }
+}
+
+/// `be_offer_field`'s NULL key, recorded as the thread's message: out of line, so that a read saves and restores
+/// no registers for it.
+@inline(never)
+private func nullKey() -> UnsafePointer<CChar>? {
+    recordingFailure({ () throws(EngineFailure) in _ = try hostCString(nil, "key") })
+    return nil
 }
 
 @c @implementation

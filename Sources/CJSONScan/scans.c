@@ -18,7 +18,7 @@ int be_url_canonical_rest(const uint8_t *bytes, size_t count, size_t at) { retur
 
 int be_offer_key_index(const uint8_t *name, size_t length) { return be_offer_key(name, length); }
 
-int be_offer_key_of_text(const char *key, size_t *length) { return be_offer_key_of_c_string(key, length); }
+int be_offer_key_of_text(const char *key) { return be_offer_key_of_c_string(key); }
 
 uint32_t be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,
                           uint32_t *texts) {

@@ -127,14 +127,18 @@ public final class Offer: Sendable {
         return fieldText(known)
     }
 
-    /// `fieldText(_:)` of a host's NUL-terminated key: its length and its documented key found in one C call.
+    /// `fieldText(_:)` of a host's NUL-terminated key: its documented key found in one C call.
     public func fieldText(cString key: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
-        var length = 0
-        let index = Int(be_offer_key_of_text(key, &length))
-        guard index >= 0 else {
-            return tape.lastMember(of: position, named: UnsafeRawBufferPointer(start: key, count: length)).flatMap(text)
-        }
+        let index = Int(be_offer_key_of_text(key))
+        guard index >= 0 else { return otherFieldText(cString: key) }
         return fieldText(slot: index)
+    }
+
+    /// A key that is not a documented one, found by a walk over the offer's keys: out of line, so that a read of
+    /// a documented field saves and restores no registers for it.
+    @inline(never)
+    private func otherFieldText(cString key: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        tape.lastMember(of: position, named: UnsafeRawBufferPointer(start: key, count: strlen(key))).flatMap(text)
     }
 
     public func fieldText(_ key: String) -> UnsafePointer<CChar>? {

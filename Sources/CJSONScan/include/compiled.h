@@ -28,7 +28,7 @@ BE_SCAN_HIDDEN int be_url_canonical_rest(const uint8_t *bytes, size_t count, siz
 BE_SCAN_HIDDEN int be_offer_key_index(const uint8_t *name, size_t length);
 
 /* be_offer_key_of_c_string (offer.h). */
-BE_SCAN_HIDDEN int be_offer_key_of_text(const char *key, size_t *length);
+BE_SCAN_HIDDEN int be_offer_key_of_text(const char *key);
 
 /* be_offer_read_members, then be_offer_unread_urls (offer.h), whose bits it returns. */
 BE_SCAN_HIDDEN uint32_t be_offer_members(const uint8_t *text, const be_json_entry *entries, uint32_t object, uint32_t *positions,

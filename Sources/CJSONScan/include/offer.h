@@ -80,14 +80,9 @@ __attribute__((always_inline)) static inline int be_json_key_match(const uint8_t
     return match(name, be_json_unescape(text, key->start, key->start + key->length, name));
 }
 
-/* The `OfferKey` raw value a host's NUL-terminated `key` spells, or -1, with its length in `*length` (for the walk
- * over an offer's keys that finds any other): a field read's one call. As two, the length through Swift and then
- * the match, a read cost about 40 instructions more. */
-static inline int be_offer_key_of_c_string(const char *key, size_t *length) {
-    const size_t count = strlen(key);
-    *length = count;
-    return be_offer_key((const uint8_t *)key, count);
-}
+/* The `OfferKey` raw value a host's NUL-terminated `key` spells, or -1: a field read's one call. Only the length
+ * comes back through no pointer: an out-parameter made every read keep a stack slot and a stack guard. */
+static inline int be_offer_key_of_c_string(const char *key) { return be_offer_key((const uint8_t *)key, strlen(key)); }
 
 /* Records, for each documented key of the object at `object` in a tape of `text`, the position of its value
  * (`positions`) and where that value's host text starts in the answer's scalar texts (`texts`): a string that is
