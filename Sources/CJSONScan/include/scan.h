@@ -95,6 +95,45 @@ static inline uint64_t be_json_specials_of_block(const uint8_t *block) {
 #endif
 }
 
+#if defined(BE_SCAN_SSE2) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* x86-64 processors since 2013 have AVX2, which marks 32 bytes with each instruction where SSE2 marks 16; the
+ * library is built for every x86-64, so it asks the processor once, and the OS (XGETBV: the YMM state is saved). */
+#define BE_SCAN_AVX2 1
+#include <cpuid.h>
+#include <immintrin.h>
+
+static inline int be_scan_has_avx2(void) {
+    static int known; /* 0 not asked yet, 1 without AVX2, 2 with */
+    int seen = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (seen == 0) {
+        unsigned a, b, c, d, low, high;
+        int usable = 0;
+        if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX) && __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
+            (b & bit_AVX2)) {
+            __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+            usable = (low & 6) == 6; /* the XMM and YMM state */
+        }
+        seen = usable ? 2 : 1;
+        __atomic_store_n(&known, seen, __ATOMIC_RELAXED);
+    }
+    return seen == 2;
+}
+
+/* be_json_mark_specials's whole 64-byte blocks with AVX2 (its caller asked be_scan_has_avx2). */
+__attribute__((target("avx2"))) static inline void be_json_mark_blocks_avx2(const uint8_t *text, size_t whole, uint64_t *bits) {
+    const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\'), space = _mm256_set1_epi8(0x20);
+    for (size_t w = 0; w < whole; w++) {
+        const __m256i low = _mm256_loadu_si256((const __m256i *)(text + 64 * w));
+        const __m256i high = _mm256_loadu_si256((const __m256i *)(text + 64 * w + 32));
+        const __m256i low_special = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(low, quote), _mm256_cmpeq_epi8(low, backslash)),
+                                                    _mm256_cmpgt_epi8(space, low));
+        const __m256i high_special = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(high, quote), _mm256_cmpeq_epi8(high, backslash)),
+                                                     _mm256_cmpgt_epi8(space, high));
+        bits[w] = (uint64_t)(uint32_t)_mm256_movemask_epi8(low_special) | (uint64_t)(uint32_t)_mm256_movemask_epi8(high_special) << 32;
+    }
+}
+#endif
+
 /* Writes to `bits` (room for be_json_special_words(count)) a bit per byte of `text`, byte i in bit i % 64 of word
  * i / 64, set where a string's plain run ends: '"', '\\', a control character or non-ASCII, the bytes
  * be_json_plain_prefix stops at; and set for every position from `count` to the end of the last word, so that a
@@ -103,7 +142,11 @@ static inline uint64_t be_json_specials_of_block(const uint8_t *block) {
 static inline void be_json_mark_specials(const uint8_t *text, size_t count, uint64_t *bits) {
     const size_t whole = count / 64;
     uint8_t last[64] = {0};
-    for (size_t w = 0; w < whole; w++) bits[w] = be_json_specials_of_block(text + 64 * w);
+#if defined(BE_SCAN_AVX2)
+    if (be_scan_has_avx2()) be_json_mark_blocks_avx2(text, whole, bits);
+    else
+#endif
+        for (size_t w = 0; w < whole; w++) bits[w] = be_json_specials_of_block(text + 64 * w);
     if (count > 64 * whole) memcpy(last, text + 64 * whole, count - 64 * whole);
     bits[whole] = be_json_specials_of_block(last) | ~0ull << (count - 64 * whole);
 }
