@@ -1,7 +1,8 @@
 /* The fast path of the URL reading every URL field of every offer goes through: whether an http(s) URL is already
  * its own WHATWG `href`, so that it can be handed out as given without parsing (WebURL.swift parses the rest). In C
  * for 16-byte blocks over the host, the path and the query (SSE2 or NEON, or a byte table in plain C: scan.h
- * chooses). static inline: no symbols of its own; scans.c compiles the two checks Swift calls (compiled.h). */
+ * chooses), and 32-byte ones where an x86-64 has AVX2 (url_width.h has the checks once for either width).
+ * static inline: no symbols of its own; scans.c compiles the two checks Swift calls (compiled.h). */
 #ifndef BLINKENGAGE_URL_SCAN_H
 #define BLINKENGAGE_URL_SCAN_H
 #include <stddef.h>
@@ -156,6 +157,54 @@ static inline int be_url_rest_blocks_are_bad(const uint8_t *p, size_t blocks) {
 }
 #endif
 
+#if defined(BE_SCAN_AVX2)
+/* The same masks for 32-byte blocks with AVX2 (scan.h: BE_SCAN_AVX2 and be_scan_has_avx2). */
+#define BE_URL_EQ32(c) _mm256_cmpeq_epi8(block, _mm256_set1_epi8(c))
+__attribute__((target("avx2"))) static inline void be_url_host_block32(const uint8_t *p, unsigned *alnum, unsigned *dots,
+                                                                        unsigned *hyphens, unsigned *ends) {
+    const __m256i block = _mm256_loadu_si256((const __m256i *)p);
+    const __m256i letters = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(0x80 + 26)), _mm256_add_epi8(block, _mm256_set1_epi8((char)(0x80 - 'a'))));
+    const __m256i digits = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(0x80 + 10)), _mm256_add_epi8(block, _mm256_set1_epi8((char)(0x80 - '0'))));
+    const __m256i end = _mm256_or_si256(_mm256_or_si256(BE_URL_EQ32(':'), BE_URL_EQ32('/')), _mm256_or_si256(BE_URL_EQ32('?'), BE_URL_EQ32('#')));
+    *alnum = (unsigned)_mm256_movemask_epi8(_mm256_or_si256(letters, digits));
+    *dots = (unsigned)_mm256_movemask_epi8(BE_URL_EQ32('.'));
+    *hyphens = (unsigned)_mm256_movemask_epi8(BE_URL_EQ32('-'));
+    *ends = (unsigned)_mm256_movemask_epi8(end);
+}
+
+__attribute__((target("avx2"))) static inline __m256i be_url_common_bad32(__m256i block) {
+    const __m256i controls = _mm256_or_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x21), block), BE_URL_EQ32(0x7F));
+    return _mm256_or_si256(_mm256_or_si256(controls, _mm256_or_si256(BE_URL_EQ32('"'), BE_URL_EQ32('\\'))),
+                           _mm256_or_si256(_mm256_or_si256(BE_URL_EQ32('<'), BE_URL_EQ32('>')), BE_URL_EQ32('`')));
+}
+
+__attribute__((target("avx2"))) static inline be_url_path_masks be_url_path_block32(const uint8_t *p) {
+    const __m256i block = _mm256_loadu_si256((const __m256i *)p);
+    const __m256i common = be_url_common_bad32(block);
+    be_url_path_masks m;
+    m.bad = (unsigned)_mm256_movemask_epi8(_mm256_or_si256(common, _mm256_or_si256(BE_URL_EQ32('{'), BE_URL_EQ32('}'))));
+    m.query_bad = (unsigned)_mm256_movemask_epi8(_mm256_or_si256(common, BE_URL_EQ32('\'')));
+    m.ends = (unsigned)_mm256_movemask_epi8(_mm256_or_si256(BE_URL_EQ32('?'), BE_URL_EQ32('#')));
+    m.slashes = (unsigned)_mm256_movemask_epi8(BE_URL_EQ32('/'));
+    m.dots = (unsigned)_mm256_movemask_epi8(BE_URL_EQ32('.'));
+    m.percents = (unsigned)_mm256_movemask_epi8(BE_URL_EQ32('%'));
+    return m;
+}
+
+__attribute__((target("avx2"))) static inline __m256i be_url_rest_bad_vector32(__m256i block) {
+    return _mm256_or_si256(be_url_common_bad32(block), BE_URL_EQ32('\''));
+}
+__attribute__((target("avx2"))) static inline unsigned be_url_rest_bad32(const uint8_t *p) {
+    return (unsigned)_mm256_movemask_epi8(be_url_rest_bad_vector32(_mm256_loadu_si256((const __m256i *)p)));
+}
+__attribute__((target("avx2"))) static inline int be_url_rest_blocks_are_bad32(const uint8_t *p, size_t blocks) {
+    __m256i seen = _mm256_setzero_si256();
+    for (size_t i = 0; i < blocks; i++) seen = _mm256_or_si256(seen, be_url_rest_bad_vector32(_mm256_loadu_si256((const __m256i *)(p + 32 * i))));
+    return _mm256_movemask_epi8(seen) != 0;
+}
+#undef BE_URL_EQ32
+#endif
+
 /* Whether `bytes` holds a C0 control or a backslash: what the parser refuses anywhere (WebURL.swift). */
 static inline int be_url_has_control_or_backslash(const uint8_t *bytes, size_t count) {
     size_t at = 0;
@@ -211,70 +260,6 @@ static inline int be_url_is_dotted_quad(const uint8_t *host, size_t count) {
     return at == count;
 }
 
-/* Whether what follows the host and port of a URL, `bytes[at..<count]` with `bytes[at]` a '/', is as WHATWG's
- * serialiser writes it: a path without dot segments or bytes the path percent-encode set holds (nor '\\'), then an
- * optional query and fragment of printable ASCII without '"', '<', '>', '\'', '`' or '\\'. The fast path's second
- * half, and the parser's (WebURL.swift) too: it copies such a rest whole. */
-static inline int be_url_rest_is_canonical(const uint8_t *bytes, size_t count, size_t at) {
-    /* The path: blocks of 16 bytes from its '/' on, with every mask, up to the '?' or '#' that ends it. The last
-     * block ends at the URL's end, overlapping bytes already seen (masked off), or is a padded copy when the
-     * whole URL is shorter than a block. */
-    unsigned slash_carry = 0;
-    uint8_t padded[16];
-    for (;;) {
-        if (at == count) return 1;
-        size_t start = at;
-        unsigned skip = 0;
-        const uint8_t *block = bytes + at;
-        if (count - at < 16) {
-            if (count >= 16) {
-                start = count - 16;
-                skip = (unsigned)(at - start);
-                block = bytes + start;
-            } else {
-                memset(padded, 0, sizeof padded);
-                memcpy(padded, bytes + at, count - at);
-                block = padded;
-            }
-        }
-        const size_t available = count - start < 16 ? count - start : 16;
-        const unsigned valid = ((available == 16 ? 0xFFFFu : (1u << available) - 1) >> skip) << skip;
-        const be_url_path_masks m = be_url_path_block(block);
-        const unsigned ends = m.ends & valid;
-        const unsigned path = ends ? valid & ((1u << __builtin_ctz(ends)) - 1) : valid;
-        /* A '.' right after a '/' may start a dot segment, which the parser removes; so may "%2e". */
-        const unsigned after_slash = ((m.slashes << 1) | (skip == 0 ? slash_carry : 0)) & path;
-        if ((m.bad & path) != 0 || (after_slash & m.dots) != 0) return 0;
-        for (unsigned percents = after_slash & m.percents; percents != 0; percents &= percents - 1) {
-            const size_t i = start + (size_t)__builtin_ctz(percents);
-            if (i + 2 < count && bytes[i + 1] == '2' && (bytes[i + 2] | 0x20) == 'e') return 0;
-        }
-        if (ends) {
-            /* The block's bytes after the path's end are the query's or fragment's first: checked from the same
-             * load, so a short query costs no block of its own. */
-            const unsigned after = valid & ~((2u << __builtin_ctz(ends)) - 1);
-            if ((m.query_bad & after) != 0) return 0;
-            at = start + available;
-            break;
-        }
-        slash_carry = m.slashes >> (available - 1) & 1;
-        at = start + available;
-    }
-    /* The query and fragment: whole blocks with one mask for all of them, then the last bytes as a block that
-     * ends at the URL's end (or a padded copy). */
-    const size_t blocks = (count - at) / 16;
-    if (be_url_rest_blocks_are_bad(bytes + at, blocks)) return 0;
-    at += 16 * blocks;
-    if (at < count) {
-        const size_t left = count - at;
-        if (count >= 16) return (be_url_rest_bad(bytes + count - 16) >> (16 - left)) == 0;
-        memset(padded, 0, sizeof padded);
-        memcpy(padded, bytes + at, left);
-        return (be_url_rest_bad(padded) & ((1u << left) - 1)) == 0;
-    }
-    return 1;
-}
-
 /* Whether `text` (`count` bytes, between a host's brackets) is an IPv6 address as the standard writes it: eight
  * pieces of lower-case hex without leading zeros, the first longest run of two or more zero pieces written as "::"
  * and no other, no dotted IPv4 tail. */
@@ -324,6 +309,59 @@ static inline int be_url_is_canonical_ipv6(const uint8_t *text, size_t count) {
     }
 }
 
+
+/* The mask of a block's first `n` bytes (n at most 32: a shift by 32 is undefined). */
+static inline unsigned be_url_low_bits(unsigned n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; }
+
+/* The checks for 16-byte blocks, then for AVX2's 32 (url_width.h). */
+#define BE_URL_WIDTH 16
+#define BE_URL_NAME(name) name##_16
+#define BE_URL_ATTRIBUTES
+#define BE_URL_PATH_BLOCK be_url_path_block
+#define BE_URL_REST_BAD be_url_rest_bad
+#define BE_URL_REST_BLOCKS_ARE_BAD be_url_rest_blocks_are_bad
+#if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
+#define BE_URL_HOST_BLOCK be_url_host_block
+#endif
+#include "url_width.h"
+#undef BE_URL_WIDTH
+#undef BE_URL_NAME
+#undef BE_URL_ATTRIBUTES
+#undef BE_URL_PATH_BLOCK
+#undef BE_URL_REST_BAD
+#undef BE_URL_REST_BLOCKS_ARE_BAD
+#undef BE_URL_HOST_BLOCK
+
+#if defined(BE_SCAN_AVX2)
+#define BE_URL_WIDTH 32
+#define BE_URL_NAME(name) name##_avx2
+#define BE_URL_ATTRIBUTES __attribute__((target("avx2")))
+#define BE_URL_PATH_BLOCK be_url_path_block32
+#define BE_URL_REST_BAD be_url_rest_bad32
+#define BE_URL_REST_BLOCKS_ARE_BAD be_url_rest_blocks_are_bad32
+#define BE_URL_HOST_BLOCK be_url_host_block32
+#include "url_width.h"
+#undef BE_URL_WIDTH
+#undef BE_URL_NAME
+#undef BE_URL_ATTRIBUTES
+#undef BE_URL_PATH_BLOCK
+#undef BE_URL_REST_BAD
+#undef BE_URL_REST_BLOCKS_ARE_BAD
+#undef BE_URL_HOST_BLOCK
+#endif
+
+/* Whether what follows the host and port of a URL, `bytes[at..<count]` with `bytes[at]` a '/', is as WHATWG's
+ * serialiser writes it: a path without dot segments or bytes the path percent-encode set holds (nor '\\'), then an
+ * optional query and fragment of printable ASCII without '"', '<', '>', '\'', '`' or '\\'. The fast path's second
+ * half, and the parser's (WebURL.swift) too: it copies such a rest whole. */
+static inline int be_url_rest_is_canonical(const uint8_t *bytes, size_t count, size_t at) {
+#if defined(BE_SCAN_AVX2)
+    /* AVX2 where the processor has it, for rests of a block or more (a shorter one would be copied to a padded block) */
+    if (count - at >= 32 && be_scan_has_avx2()) return be_url_rest_is_canonical_avx2(bytes, count, at);
+#endif
+    return be_url_rest_is_canonical_16(bytes, count, at);
+}
+
 /* Whether `bytes` (`count` long) is an absolute http(s) URL that WHATWG's URL parser serialises to itself: lower-case
  * "http://" or "https://", a host of lower-case labels of letters, digits and hyphens (each label not empty and
  * starting with a letter or digit, the host at most 253 bytes), a dotted-decimal IPv4 address or an IPv6 address as
@@ -332,68 +370,9 @@ static inline int be_url_is_canonical_ipv6(const uint8_t *text, size_t count) {
  * or bytes the path percent-encode set holds (nor '\'), then an optional query and fragment of printable ASCII
  * without '"', '<', '>', '\'', '`' or '\'. 1 or 0; 0 leaves a URL to the parser, which may still accept it. */
 static inline int be_url_is_canonical_http(const uint8_t *bytes, size_t count) {
-    size_t at, host_start, last_label;
-    int label_start = 1, secure;
-    if (count <= 8 || bytes[0] != 'h' || bytes[1] != 't' || bytes[2] != 't' || bytes[3] != 'p') return 0;
-    secure = bytes[4] == 's';
-    at = secure ? 5 : 4;
-    if (count <= at + 3 || bytes[at] != ':' || bytes[at + 1] != '/' || bytes[at + 2] != '/') return 0;
-    at += 3;
-    host_start = last_label = at;
-    if (at < count && bytes[at] == '[') {
-        /* An IPv6 literal: as the serialiser writes it, or left to the parser. */
-        const uint8_t *close = (const uint8_t *)memchr(bytes + at + 1, ']', count - at - 1);
-        if (close == NULL || !be_url_is_canonical_ipv6(bytes + at + 1, (size_t)(close - bytes) - at - 1)) return 0;
-        at = (size_t)(close - bytes) + 1;
-        goto port;
-    }
-#if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
-    /* 16 host bytes at a time while 16 remain: a bit per byte for letters and digits, dots, hyphens and the
-     * bytes that end the host; a label starts at the host's start and after each dot and must start with a
-     * letter or digit (which refuses empty labels and a leading '-' too). */
-    while (count - at >= 16) {
-        unsigned alnum, dots, hyphens, end_mask;
-        be_url_host_block(bytes + at, &alnum, &dots, &hyphens, &end_mask);
-        const unsigned length = end_mask ? (unsigned)__builtin_ctz(end_mask) : 16;
-        const unsigned inside = (1u << length) - 1;
-        const unsigned starts = ((dots << 1) | (unsigned)label_start) & inside;
-        if (((alnum | dots | hyphens) & inside) != inside || (starts & ~alnum) != 0) return 0;
-        if (length > 0) label_start = (int)(dots >> (length - 1) & 1);
-        if ((dots & inside) != 0) last_label = at + (size_t)(32 - __builtin_clz(dots & inside));
-        at += length;
-        if (length < 16) goto host_end;
-    }
+#if defined(BE_SCAN_AVX2)
+    if (count >= 32 && be_scan_has_avx2()) return be_url_is_canonical_http_avx2(bytes, count);
 #endif
-    for (; at < count; at++) {
-        uint8_t class = be_url_host_class[bytes[at]];
-        if (class == 1) { label_start = 0; continue; }
-        if (class == 4) break;
-        if (class == 0 || label_start) return 0; /* a stray byte, or '.' or '-' starting a label */
-        if (class == 2) {
-            label_start = 1;
-            last_label = at + 1;
-        }
-    }
-#if defined(BE_SCAN_SSE2) || defined(BE_SCAN_NEON)
-host_end:
-#endif
-    if (at == host_start || at - host_start > 253 || label_start) return 0;
-    {
-        /* A host whose last label starts with a digit "ends in a number": an IPv4 address, which the parser
-         * writes in dotted decimal. The last label starts after the last dot the host's scan saw. */
-        if (bytes[last_label] >= '0' && bytes[last_label] <= '9' && !be_url_is_dotted_quad(bytes + host_start, at - host_start)) return 0;
-    }
-port:
-    if (at < count && bytes[at] == ':') {
-        unsigned port = 0, digits = 0;
-        for (at++; at < count && bytes[at] >= '0' && bytes[at] <= '9'; at++) {
-            if (++digits > 5) return 0;
-            port = port * 10 + (unsigned)(bytes[at] - '0');
-        }
-        if (digits == 0 || bytes[at - digits] == '0' || port > 65535 || port == (secure ? 443u : 80u)) return 0;
-    }
-    /* The href always has a path: a URL that ends here or goes on with '?' or '#' gains a '/'. */
-    if (at == count || bytes[at] != '/') return 0;
-    return be_url_rest_is_canonical(bytes, count, at);
+    return be_url_is_canonical_http_16(bytes, count);
 }
 #endif
