@@ -76,7 +76,8 @@ enum OfferDecoder {
     }
 
     /// Checks the shape of `creatives` and reads the URL of the first one marked primary. The creatives
-    /// themselves are made when asked for (`Offer.creatives`): most hosts never ask, and each cost two objects.
+    /// themselves are made when asked for (`Offer.creatives`): most hosts never ask, and made here they cost an
+    /// object each and an array an offer.
     private static func primaryCreativeURL(_ tape: JSONTape, _ position: Int?, texts: AnswerTexts, offerID: String) throws(ShapeError) -> AnswerURL? {
         guard let position else { return nil }
         guard tape.isArray(position) else { throw ShapeError(reason: "offer \(offerID): creatives is not an array") }
