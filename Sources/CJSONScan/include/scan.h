@@ -85,6 +85,23 @@ static inline uint64_t be_json_specials_of_block(const uint8_t *block) {
         word |= (uint64_t)be_neon_movemask(special) << (16 * i);
     }
     return word;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Eight bytes at a time in a 64-bit word: each test sets the top bit of the bytes it finds, without carries from
+     * one byte into the next; a multiply then gathers the eight top bits, byte 0's lowest. About a quarter of the
+     * byte loop's instructions. */
+    const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t word = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        uint64_t v, quote, backslash;
+        memcpy(&v, block + 8 * i, 8);
+        quote = v ^ ones * '"';
+        backslash = v ^ ones * '\\';
+        /* a zero byte has the top bit clear in (x & 0x7F) + 0x7F and in x; below 0x20, x + 0x60 stays under 0x80 */
+        const uint64_t found = (~(((quote & low7) + low7) | quote) | ~(((backslash & low7) + low7) | backslash) |
+                                v | ~((v & low7) + ones * 0x60)) & top;
+        word |= ((found >> 7) * 0x0102040810204080ull) >> 56 << (8 * i);
+    }
+    return word;
 #else
     uint64_t word = 0;
     for (unsigned i = 0; i < 64; i++) {
