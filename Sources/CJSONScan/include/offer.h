@@ -80,8 +80,9 @@ __attribute__((always_inline)) static inline int be_json_key_match(const uint8_t
     return match(name, be_json_unescape(text, key->start, key->start + key->length, name));
 }
 
-/* The `OfferKey` raw value a host's NUL-terminated `key` spells, or -1: a field read's one call. Only the length
- * comes back through no pointer: an out-parameter made every read keep a stack slot and a stack guard. */
+/* The `OfferKey` raw value a host's NUL-terminated `key` spells, or -1: a field read's one call. The length stays
+ * here: handed back through a pointer, it gave every read a stack slot and a stack guard, and only the walk for a
+ * key that is not a documented one needs it (it takes its own). */
 static inline int be_offer_key_of_c_string(const char *key) { return be_offer_key((const uint8_t *)key, strlen(key)); }
 
 /* Records, for each documented key of the object at `object` in a tape of `text`, the position of its value

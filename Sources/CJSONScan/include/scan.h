@@ -1,6 +1,7 @@
 /* The loops of the JSON reader that vector instructions make several times cheaper, and which Swift's SIMD
  * types do not (their reductions compile to scalar loops here): finding where a string's plain run of bytes
- * ends. static inline: no symbols, and the compiler inlines it into the Swift reader. */
+ * ends, one string at a time (the tree parser) or for a whole text at once (the tape's builder marks its special
+ * bytes). static inline: no symbols; the compiler inlines them into their callers. */
 #ifndef BLINKENGAGE_JSON_SCAN_H
 #define BLINKENGAGE_JSON_SCAN_H
 #include <stddef.h>
