@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # TLS 1.3 early data, proved by the server's own log: nginx over TLS 1.3 with early data on and no kept connections
 # (every request opens one), logging $ssl_early_data, and bench/early_data_blinkengage.c fetching images through the
-# SDK one after another. With a libcurl that sends early data (8.11 and later), every fetch after the first rides in
-# the first flight of a resumed connection; a path that answers 425 Too Early to early data gets the request again
-# after the handshake, and the SDK reports one success. With Debian 12's own libcurl (7.88) nothing goes early.
+# SDK one after another. With a libcurl that sends early data (8.11 and later), fetches after the first ride in the
+# first flight of a resumed connection (not always: see below); a path that answers 425 Too Early to early data
+# gets the request again after the handshake, and the SDK reports one success. With Debian 12's own libcurl (7.88) nothing goes early.
 #
 #   scripts/early-data-check.sh DIST
 # EARLY_DATA_LIBCURL_DIR=DIR names a libcurl.so.4 of 8.11 or later; without it, Debian's backported one is unpacked
@@ -77,19 +77,33 @@ echo "early-data-check: $(version ""): $(echo "$system_log" | grep -c 'early=1')
 if echo "$system_log" | grep -q 'early=1'; then
   [ "$(version "")" \> "libcurl/8.11" ] || { echo "early-data-check: FAILED: early data from a libcurl before 8.11" >&2; exit 1; }
 fi
+# One run with the newer libcurl shows what it must: the first fetch has no session to resume; a later one goes early
+# on a resumed connection; the 425 path goes early, is refused, is sent again without early data and answered 200,
+# and the probe saw one success for it. Every fetch of every run must succeed (the probe fails otherwise). Which
+# resumed connection carries early data is not the SDK's to decide: TLS 1.3 lets either side go without it, and
+# with both cores busy the second fetch resumed without it in about one run in six here (libcurl 8.14.1; where
+# the choice is made, libcurl or the TLS library, was not found). So a run that shows no early data where it could
+# have gone is made again, at most three times in all; a fetch that fails, a first request that resumed, or a 425
+# not sent again fails at once.
+newer_ok() {
+  echo "$1" | grep -qx "/img/[cd].png 200 early=1 resumed=r" && echo "$1" | grep -qx "/too-early/e.png 425 early=1 resumed=r"
+}
 if [ -n "$newer" ]; then
-  newer_log=$(run "$newer")
-  echo "$newer_log" | sed 's/^/early-data-check:   /'
-  early=$(echo "$newer_log" | grep -c 'early=1' || true)
-  echo "early-data-check: $(version "$newer"): $early of $(echo "$newer_log" | wc -l) requests as early data"
-  cat "$work/probe.out" | sed 's/^/early-data-check:   probe: /'
-  # The first fetch has no session to resume; the next goes early on a resumed one. (The server hands out tickets
-  # on full handshakes only, two each, so later fetches alternate.) The 425 path: early, refused, sent again
-  # without early data and answered 200; the probe saw one success for it.
-  [ "$(echo "$newer_log" | sed -n 1p)" = "/img/b.png 200 early=- resumed=." ] || { echo "early-data-check: FAILED: the first request" >&2; exit 1; }
-  echo "$newer_log" | grep -qx "/img/c.png 200 early=1 resumed=r" || { echo "early-data-check: FAILED: no early data on a resumed connection" >&2; exit 1; }
-  echo "$newer_log" | grep -qx "/too-early/e.png 425 early=1 resumed=r" || { echo "early-data-check: FAILED: no 425 to early data" >&2; exit 1; }
-  echo "$newer_log" | grep -q "^/too-early/e.png 200 early=- " || { echo "early-data-check: FAILED: the 425 was not answered by a try without early data" >&2; exit 1; }
-  grep -qx "ok /too-early/e.png .*" "$work/probe.out" || { echo "early-data-check: FAILED: the SDK did not report the retried fetch's image" >&2; exit 1; }
+  for attempt in 1 2 3; do
+    newer_log=$(run "$newer")
+    echo "$newer_log" | sed 's/^/early-data-check:   /'
+    early=$(echo "$newer_log" | grep -c 'early=1' || true)
+    echo "early-data-check: $(version "$newer"), run $attempt: $early of $(echo "$newer_log" | wc -l) requests as early data"
+    cat "$work/probe.out" | sed 's/^/early-data-check:   probe: /'
+    [ "$(echo "$newer_log" | sed -n 1p)" = "/img/b.png 200 early=- resumed=." ] || { echo "early-data-check: FAILED: the first request" >&2; exit 1; }
+    if echo "$newer_log" | grep -qx "/too-early/e.png 425 early=1 resumed=r"; then
+      echo "$newer_log" | grep -q "^/too-early/e.png 200 early=- " || { echo "early-data-check: FAILED: the 425 was not answered by a try without early data" >&2; exit 1; }
+    fi
+    grep -qx "ok /too-early/e.png .*" "$work/probe.out" || { echo "early-data-check: FAILED: the SDK did not report the retried fetch's image" >&2; exit 1; }
+    newer_ok "$newer_log" && break
+    echo "early-data-check:   run $attempt: a resumed connection went without early data; once more"
+  done
+  echo "$newer_log" | grep -qx "/img/[cd].png 200 early=1 resumed=r" || { echo "early-data-check: FAILED: no early data on a resumed connection in 3 runs" >&2; exit 1; }
+  echo "$newer_log" | grep -qx "/too-early/e.png 425 early=1 resumed=r" || { echo "early-data-check: FAILED: no 425 to early data in 3 runs" >&2; exit 1; }
 fi
 echo "early-data-check: passed"
