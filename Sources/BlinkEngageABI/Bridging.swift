@@ -14,13 +14,6 @@ func hostString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineF
     return text
 }
 
-/// A host C string the call reads without a String made: for lookups that only compare bytes (a key that is not
-/// UTF-8 then matches nothing, since everything it is compared with is UTF-8).
-func hostCString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(EngineFailure) -> UnsafePointer<CChar> {
-    guard let pointer else { throw .invalidArgument("\(name) is NULL") }
-    return pointer
-}
-
 /// `body`'s value, or nil with its failure recorded as the thread's message: `valueCall` inside the fork gate, and
 /// getters' host arguments (`be_offer_field`'s key, a style's path) outside it, since getters only read objects
 /// that no longer change, like the getters without arguments, and a getter per field of every offer must not pay a

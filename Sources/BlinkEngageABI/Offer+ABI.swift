@@ -60,7 +60,7 @@ public func be_offer_field(_ offer: OpaquePointer?, _ key: UnsafePointer<CChar>?
 /// no registers for it.
 @inline(never)
 private func nullKey() -> UnsafePointer<CChar>? {
-    recordingFailure({ () throws(EngineFailure) in _ = try hostCString(nil, "key") })
+    recordingFailure({ () throws(EngineFailure) in throw .invalidArgument("key is NULL") })
     return nil
 }
 

@@ -23,7 +23,6 @@ public final class Offer: Sendable {
         }
         return makeCreatives()
     }
-    private let creativesPosition: Int?
     /// A retained `CreativesBox` once made; released in deinit.
     private let madeCreatives = Atomic<Unmanaged<CreativesBox>?>(nil)
     /// The string elements of `tags`, read from the answer when asked for (the decoder checked it is an array
@@ -66,7 +65,6 @@ public final class Offer: Sendable {
         self.position = position
         self.texts = texts
         self.placement = placement
-        creativesPosition = members[.creatives].flatMap { tape.isArray($0) ? $0 : nil }
         var members = members
         var refusedKeys: [String] = [], hrefs: [KeptText] = []
         // The member walk checked each URL field: only those it could not read as given are read here.
@@ -108,7 +106,9 @@ public final class Offer: Sendable {
     /// Makes the creatives and publishes them; when another thread published first, that thread's are kept.
     @inline(never)
     private func makeCreatives() -> [Creative] {
-        let made = creativesPosition.map { array in tape.elements(of: array).map { Creative(tape: tape, at: $0, texts: texts) } } ?? []
+        // The decoder refused an offer whose `creatives` is neither an array nor absent or null.
+        let array = members[.creatives].flatMap { tape.isArray($0) ? $0 : nil }
+        let made = array.map { tape.elements(of: $0).map { Creative(tape: tape, at: $0, texts: texts) } } ?? []
         let box = Unmanaged.passRetained(CreativesBox(made))
         let (stored, existing) = madeCreatives.compareExchange(expected: nil, desired: box, ordering: .acquiringAndReleasing)
         guard !stored, let existing else { return made }

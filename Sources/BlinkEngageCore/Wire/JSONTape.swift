@@ -12,7 +12,7 @@ import Musl
 ///
 /// Positions (`Int`) name entries; 0 is the root. Objects and arrays know where they end, so a lookup steps over
 /// a member it does not want without reading it.
-// Safe: the entries and the scalar ends are written only while `init` parses and freed in deinit; all else only reads.
+// Safe: the entries, scalar ends and marks are written only while `init` parses, freed in deinit; all else only reads.
 public final class JSONTape: @unchecked Sendable {
     public let bytes: [UInt8]
     /// The entries, owned: a lookup walks them with plain loads, no array between (positions only ever come from
@@ -46,7 +46,7 @@ public final class JSONTape: @unchecked Sendable {
         var capacity = 0
         while true {
             capacity = (memory.capacity - specialsRoom) / stride
-            let specials = UnsafeMutableRawPointer(bitPattern: (Int(bitPattern: memory.pointer) + capacity * stride + 7) & ~7)!
+            let specials = (memory.pointer + capacity * stride).alignedUp(for: UInt64.self)
             let status = Self.withCBytes(bytes) { text, count in
                 be_json_tape_build(text, count, memory.pointer.bindMemory(to: Entry.self, capacity: capacity), capacity,
                                    Self.ends(in: memory, capacity: capacity),
